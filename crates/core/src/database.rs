@@ -1,0 +1,290 @@
+//! A solved game saved to disk: every position's outcome, value and remoteness, keyed by the
+//! position's notation, with a checksum so a damaged or truncated file is refused, not misread.
+//!
+//! Layout (little-endian): `GGDB`, format version (u32), game name (u32 length + UTF-8), model
+//! (u8), entry count (u64), then per entry the position (u32 length + UTF-8), outcome (u8: 0 win,
+//! 1 lose, 2 draw), value (i32, `i32::MIN` for none), remoteness (u32, `u32::MAX` for none); last,
+//! the CRC-32 of everything before it (u32). Entries are sorted by position, so equal databases
+//! are equal files.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+
+use crate::game::Stake;
+use crate::solution::{Model, Outcome};
+
+const MAGIC: &[u8; 4] = b"GGDB";
+const VERSION: u32 = 1;
+/// Longest position text accepted when reading, against absurd lengths in damaged files.
+const MAX_KEY: u32 = 1 << 16;
+
+/// Why a database file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The bytes are not a valid database.
+    #[error("not a valid gamegraph database: {0}")]
+    Corrupt(String),
+}
+
+/// What the database knows of one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Win, lose or draw for the player to move.
+    pub outcome: Outcome,
+    /// The value in the database's model, if it has one.
+    pub value: Option<Stake>,
+    /// Moves to the end with optimal play, if decided.
+    pub remoteness: Option<u32>,
+}
+
+/// Every solved position of one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Database {
+    /// The game's command-line name.
+    pub game: String,
+    /// The model the values are in.
+    pub model: Model,
+    entries: HashMap<String, Entry>,
+}
+
+impl Database {
+    /// An empty database for `game`.
+    pub fn new(game: impl Into<String>, model: Model) -> Self {
+        Self {
+            game: game.into(),
+            model,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// Records `position`.
+    pub fn insert(&mut self, position: String, entry: Entry) {
+        self.entries.insert(position, entry);
+    }
+
+    /// The entry of `position` (in the game's notation).
+    pub fn get(&self, position: &str) -> Option<&Entry> {
+        self.entries.get(position)
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Writes the file format described in the module documentation.
+    pub fn write_to(&self, out: impl Write) -> io::Result<()> {
+        let mut out = ChecksumWriter {
+            inner: out,
+            hasher: crc32fast::Hasher::new(),
+        };
+        out.write_all(MAGIC)?;
+        out.write_all(&VERSION.to_le_bytes())?;
+        write_str(&mut out, &self.game)?;
+        out.write_all(&[Model::ALL
+            .iter()
+            .position(|&m| m == self.model)
+            .unwrap_or(0) as u8])?;
+        out.write_all(&(self.entries.len() as u64).to_le_bytes())?;
+        let mut keys: Vec<&String> = self.entries.keys().collect();
+        keys.sort();
+        for key in keys {
+            let e = &self.entries[key];
+            write_str(&mut out, key)?;
+            let outcome = match e.outcome {
+                Outcome::Win => 0u8,
+                Outcome::Lose => 1,
+                Outcome::Draw => 2,
+            };
+            out.write_all(&[outcome])?;
+            out.write_all(&e.value.unwrap_or(i32::MIN).to_le_bytes())?;
+            out.write_all(&e.remoteness.unwrap_or(u32::MAX).to_le_bytes())?;
+        }
+        let crc = out.hasher.clone().finalize();
+        out.inner.write_all(&crc.to_le_bytes())?;
+        out.inner.flush()
+    }
+
+    /// Reads a file written by [`Database::write_to`], checking its structure and checksum.
+    pub fn read_from(mut input: impl Read) -> Result<Self, DatabaseError> {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes)?;
+        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+            return Err(DatabaseError::Corrupt(
+                "it does not start with the GGDB signature".into(),
+            ));
+        }
+        let (body, trailer) = bytes.split_at(bytes.len() - 4);
+        let stored = u32::from_le_bytes(trailer.try_into().expect("4 bytes"));
+        if crc32fast::hash(body) != stored {
+            return Err(DatabaseError::Corrupt(
+                "checksum mismatch (the file is damaged or truncated)".into(),
+            ));
+        }
+        let mut r = Reader { bytes: body, at: 4 };
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(DatabaseError::Corrupt(format!(
+                "format version {version}, this program reads {VERSION}"
+            )));
+        }
+        let game = r.string()?;
+        let model = *Model::ALL
+            .get(r.u8()? as usize)
+            .ok_or_else(|| DatabaseError::Corrupt("unknown model".into()))?;
+        let count = r.u64()?;
+        let mut db = Database::new(game, model);
+        for _ in 0..count {
+            let key = r.string()?;
+            let outcome = match r.u8()? {
+                0 => Outcome::Win,
+                1 => Outcome::Lose,
+                2 => Outcome::Draw,
+                b => return Err(r.corrupt(format!("unknown outcome code {b}"))),
+            };
+            let value = Some(r.u32()? as i32).filter(|&v| v != i32::MIN);
+            let remoteness = Some(r.u32()?).filter(|&v| v != u32::MAX);
+            db.insert(
+                key,
+                Entry {
+                    outcome,
+                    value,
+                    remoteness,
+                },
+            );
+        }
+        if r.at != body.len() {
+            return Err(r.corrupt("unexpected bytes after the last entry".into()));
+        }
+        Ok(db)
+    }
+}
+
+fn write_str(out: &mut impl Write, s: &str) -> io::Result<()> {
+    out.write_all(&(s.len() as u32).to_le_bytes())?;
+    out.write_all(s.as_bytes())
+}
+
+struct ChecksumWriter<W> {
+    inner: W,
+    hasher: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for ChecksumWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn corrupt(&self, what: String) -> DatabaseError {
+        DatabaseError::Corrupt(format!("{what} at byte {}", self.at))
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u8], DatabaseError> {
+        if self.bytes.len() - self.at < n {
+            return Err(self.corrupt("truncated entry".into()));
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+
+    fn u8(&mut self) -> Result<u8, DatabaseError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Result<u32, DatabaseError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn u64(&mut self) -> Result<u64, DatabaseError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+
+    fn string(&mut self) -> Result<String, DatabaseError> {
+        let len = self.u32()?;
+        if len > MAX_KEY {
+            return Err(self.corrupt(format!("string length {len} is too large")));
+        }
+        let at = self.at;
+        let bytes = self.take(len as usize)?.to_vec();
+        String::from_utf8(bytes)
+            .map_err(|_| DatabaseError::Corrupt(format!("invalid UTF-8 at byte {at}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Database {
+        let mut db = Database::new("demo", Model::Minimax);
+        db.insert(
+            "a".into(),
+            Entry {
+                outcome: Outcome::Win,
+                value: Some(3),
+                remoteness: Some(5),
+            },
+        );
+        db.insert(
+            "b".into(),
+            Entry {
+                outcome: Outcome::Draw,
+                value: Some(0),
+                remoteness: None,
+            },
+        );
+        db
+    }
+
+    #[test]
+    fn round_trips() {
+        let mut bytes = Vec::new();
+        sample().write_to(&mut bytes).unwrap();
+        assert_eq!(Database::read_from(&bytes[..]).unwrap(), sample());
+    }
+
+    #[test]
+    fn refuses_damaged_files() {
+        let mut bytes = Vec::new();
+        sample().write_to(&mut bytes).unwrap();
+        for cut in [0, 3, 10, bytes.len() - 1] {
+            assert!(
+                Database::read_from(&bytes[..cut]).is_err(),
+                "truncated at {cut}"
+            );
+        }
+        for i in 0..bytes.len() {
+            let mut flipped = bytes.clone();
+            flipped[i] ^= 0x40;
+            assert!(
+                Database::read_from(&flipped[..]).is_err(),
+                "bit flipped at {i}"
+            );
+        }
+    }
+}

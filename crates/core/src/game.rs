@@ -1,0 +1,135 @@
+//! The [`Game`] trait that every game implements, and the opt-in traits that faster algorithms use.
+//!
+//! A game is described from the point of view of the player to move: a position with no legal move
+//! is *final*, and the player to move there loses `p_f` ([`Game::final_loss`]). Everything the
+//! solvers need beyond that (hashing, un-moves, a dense index, symmetry, a heuristic evaluation,
+//! a text notation) is a separate trait, so a new game starts with the few methods of [`Game`]
+//! and adds the others when an algorithm asks for them.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Loss of the player to move at a final position (`p_f` in the seed documents); any sign.
+pub type Stake = i32;
+
+/// A two-player, perfect-information game without chance, in which the players alternate.
+///
+/// Implementations are values (not just types) so that one game can carry its parameters,
+/// such as a board size or a rule variant.
+pub trait Game {
+    /// A position, including whatever decides the player to move.
+    type Position: Clone + Eq + Hash + Debug;
+    /// A move, small and cheap to copy.
+    type Move: Copy + Eq + Debug;
+
+    /// The position the game starts from.
+    fn start(&self) -> Self::Position;
+
+    /// Appends the legal moves of `pos` to `moves` (which the caller has cleared); none at a final
+    /// position. The buffer is the caller's so that searches do not allocate per node.
+    fn moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>);
+
+    /// The position after `mv`, a legal move of `pos`.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// How much the player to move loses at a final position `pos` (`p_f`).
+    ///
+    /// The default, 1, is the normal-play convention: the player who cannot move has lost.
+    /// Return 0 for a drawn final position and a negative number where the player to move wins.
+    fn final_loss(&self, _pos: &Self::Position) -> Stake {
+        1
+    }
+}
+
+/// A text notation for positions and moves, used by the command line, the web page and databases.
+pub trait Notation: Game {
+    /// The game's name on the command line (`tictactoe`, `nim`, ...).
+    fn name(&self) -> String;
+
+    /// Reads a position, with an error naming the offending column.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError>;
+
+    /// Writes a position so that [`Notation::parse_position`] reads it back.
+    fn format_position(&self, pos: &Self::Position) -> String;
+
+    /// Reads a legal move of `pos`.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, NotationError>;
+
+    /// Writes a move of `pos` so that [`Notation::parse_move`] reads it back.
+    fn format_move(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// A human-friendly picture of the position for a terminal (several lines allowed).
+    fn render(&self, pos: &Self::Position) -> String {
+        self.format_position(pos)
+    }
+}
+
+/// A position or move that cannot be read: what is wrong and at which character (1-based column).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {message}")]
+pub struct NotationError {
+    /// 1-based column of the first offending character.
+    pub column: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl NotationError {
+    /// An error at `column` (1-based).
+    pub fn new(column: usize, message: impl Into<String>) -> Self {
+        Self {
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// Positions mapped one-to-one onto `0..len()`, so that solvers can keep per-position data in flat
+/// arrays instead of hash tables.
+pub trait DenseIndex: Game {
+    /// Size of the index space; some indices may not be positions.
+    fn index_len(&self) -> u64;
+    /// The index of `pos`.
+    fn index(&self, pos: &Self::Position) -> u64;
+    /// The position at `index`, or `None` when that index is not a position of the game.
+    fn position(&self, index: u64) -> Option<Self::Position>;
+}
+
+/// Predecessors of a position: the positions from which one move leads to it. Retrograde analysis
+/// over a [`DenseIndex`] walks the graph backwards with these instead of a stored reverse graph.
+pub trait Unmoves: Game {
+    /// Appends every position `q` with a legal move `q -> pos` to `out` (once per such move).
+    fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
+}
+
+/// A 64-bit key for transposition tables, cheaper than hashing the whole position.
+pub trait PositionKey: Game {
+    /// A key that differs between distinct positions with high probability.
+    fn key(&self, pos: &Self::Position) -> u64;
+}
+
+/// Symmetries of the board that preserve the game's value, so a position and its images can share
+/// one entry in a table.
+pub trait Symmetry: Game {
+    /// One representative of the symmetry class of `pos`; equal for all its images.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position;
+}
+
+/// What a depth-limited search needs: a heuristic value at the horizon and move-ordering hints.
+pub trait Evaluate: Game {
+    /// Heuristic value of a non-final position for the player to move (larger is better).
+    fn evaluate(&self, pos: &Self::Position) -> i32;
+
+    /// Exact score of a final position for the player to move, on the same scale as
+    /// [`Evaluate::evaluate`]. By default the payoff `-p_f` scaled by [`FINAL_SCALE`], so a real
+    /// win or loss outweighs any heuristic.
+    fn final_score(&self, pos: &Self::Position) -> i32 {
+        self.final_loss(pos).saturating_mul(-FINAL_SCALE)
+    }
+
+    /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
+    fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
+}
+
+/// Factor applied to `-p_f` by the default [`Evaluate::final_score`].
+pub const FINAL_SCALE: i32 = 1_000_000;

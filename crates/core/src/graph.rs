@@ -1,0 +1,225 @@
+//! Explicit game graphs in compressed sparse row (CSR) form, forward and reverse.
+//!
+//! Node ids are 32-bit, so a graph of ten million positions and a hundred million moves fits in
+//! about a gigabyte with both directions stored; the reverse graph is what retrograde analysis
+//! walks, the forward graph is what move choice reads.
+
+use crate::game::Stake;
+use crate::retrograde::Predecessors;
+
+/// Adjacency lists packed into two arrays: the neighbours of node `u` are
+/// `targets[offsets[u]..offsets[u + 1]]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Csr {
+    offsets: Vec<u64>,
+    targets: Vec<u32>,
+}
+
+impl Csr {
+    /// Builds from per-node offsets (`nodes + 1` entries, non-decreasing, starting at 0 and ending
+    /// at `targets.len()`) and the concatenated neighbour lists.
+    ///
+    /// # Panics
+    /// If the offsets do not describe `targets` (a bug in the caller, not bad input).
+    pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Self {
+        assert_eq!(offsets.first().copied(), Some(0), "CSR offsets start at 0");
+        assert_eq!(
+            offsets.last().copied(),
+            Some(targets.len() as u64),
+            "CSR offsets end at the edge count"
+        );
+        Self { offsets, targets }
+    }
+
+    /// Builds from an edge list `(from, to)` over `nodes` nodes, keeping the input order of each
+    /// node's edges.
+    pub fn from_edges(nodes: usize, edges: &[(u32, u32)]) -> Self {
+        let mut offsets = vec![0u64; nodes + 1];
+        for &(u, _) in edges {
+            offsets[u as usize + 1] += 1;
+        }
+        prefix_sum(&mut offsets);
+        let mut fill: Vec<u64> = offsets[..nodes].to_vec();
+        let mut targets = vec![0u32; edges.len()];
+        for &(u, v) in edges {
+            let slot = &mut fill[u as usize];
+            targets[*slot as usize] = v;
+            *slot += 1;
+        }
+        Self { offsets, targets }
+    }
+
+    /// The same edges reversed: `v -> u` for every `u -> v`, each node's list in increasing `u`.
+    pub fn transpose(&self) -> Self {
+        let nodes = self.nodes();
+        let mut offsets = vec![0u64; nodes + 1];
+        for &v in &self.targets {
+            offsets[v as usize + 1] += 1;
+        }
+        prefix_sum(&mut offsets);
+        let mut fill: Vec<u64> = offsets[..nodes].to_vec();
+        let mut targets = vec![0u32; self.targets.len()];
+        for u in 0..nodes {
+            for &v in self.neighbours(u as u32) {
+                let slot = &mut fill[v as usize];
+                targets[*slot as usize] = u as u32;
+                *slot += 1;
+            }
+        }
+        Self { offsets, targets }
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Number of edges.
+    pub fn edges(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The neighbours of `u`, in stored order.
+    #[inline]
+    pub fn neighbours(&self, u: u32) -> &[u32] {
+        let u = u as usize;
+        &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize]
+    }
+
+    /// Index of the first edge of `u` in the edge array, so per-edge data can sit beside the CSR.
+    #[inline]
+    pub fn first_edge(&self, u: u32) -> usize {
+        self.offsets[u as usize] as usize
+    }
+
+    /// The number of neighbours of `u`.
+    #[inline]
+    pub fn degree(&self, u: u32) -> u32 {
+        (self.offsets[u as usize + 1] - self.offsets[u as usize]) as u32
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_bytes(&self) -> usize {
+        self.offsets.capacity() * 8 + self.targets.capacity() * 4
+    }
+}
+
+fn prefix_sum(counts: &mut [u64]) {
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+}
+
+/// A game graph: positions `0..nodes()`, the moves between them, and the stake `p_f` of every
+/// final position (a position without moves).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameGraph {
+    forward: Csr,
+    reverse: Csr,
+    stakes: Vec<Stake>,
+}
+
+impl GameGraph {
+    /// Builds from forward adjacency and per-node stakes (the stake of a non-final node is
+    /// ignored); computes the reverse graph.
+    ///
+    /// # Panics
+    /// If `stakes` does not have one entry per node.
+    pub fn new(forward: Csr, stakes: Vec<Stake>) -> Self {
+        assert_eq!(forward.nodes(), stakes.len(), "one stake per node");
+        let reverse = forward.transpose();
+        Self {
+            forward,
+            reverse,
+            stakes,
+        }
+    }
+
+    /// Builds from an edge list over `nodes` nodes and the stakes of the final nodes.
+    pub fn from_edges(nodes: usize, edges: &[(u32, u32)], stakes: Vec<Stake>) -> Self {
+        Self::new(Csr::from_edges(nodes, edges), stakes)
+    }
+
+    /// Number of positions.
+    pub fn nodes(&self) -> usize {
+        self.forward.nodes()
+    }
+
+    /// Number of moves.
+    pub fn edges(&self) -> usize {
+        self.forward.edges()
+    }
+
+    /// The positions reached by one move from `u`.
+    #[inline]
+    pub fn successors(&self, u: u32) -> &[u32] {
+        self.forward.neighbours(u)
+    }
+
+    /// The positions from which one move reaches `u`.
+    #[inline]
+    pub fn predecessors(&self, u: u32) -> &[u32] {
+        self.reverse.neighbours(u)
+    }
+
+    /// The forward adjacency.
+    pub fn forward(&self) -> &Csr {
+        &self.forward
+    }
+
+    /// Whether `u` has no move.
+    #[inline]
+    pub fn is_final(&self, u: u32) -> bool {
+        self.forward.degree(u) == 0
+    }
+
+    /// `p_f(u)` for a final position `u`, `None` for the others.
+    pub fn stake(&self, u: u32) -> Option<Stake> {
+        self.is_final(u).then(|| self.stakes[u as usize])
+    }
+
+    /// The final positions with their stakes.
+    pub fn finals(&self) -> impl Iterator<Item = (u32, Stake)> + '_ {
+        (0..self.nodes() as u32).filter_map(|u| self.stake(u).map(|p| (u, p)))
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_bytes(&self) -> usize {
+        self.forward.heap_bytes() + self.reverse.heap_bytes() + self.stakes.capacity() * 4
+    }
+}
+
+impl Predecessors for GameGraph {
+    type Node = u32;
+
+    #[inline]
+    fn for_each_predecessor(&self, node: u32, mut f: impl FnMut(u32)) {
+        for &p in self.predecessors(node) {
+            f(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_reverses_every_edge() {
+        let edges = [(0, 1), (0, 2), (2, 1), (1, 0), (2, 2)];
+        let csr = Csr::from_edges(3, &edges);
+        assert_eq!(csr.neighbours(0), &[1, 2]);
+        let rev = csr.transpose();
+        assert_eq!(rev.neighbours(0), &[1]);
+        assert_eq!(rev.neighbours(1), &[0, 2]);
+        assert_eq!(rev.neighbours(2), &[0, 2]);
+        assert_eq!(rev.transpose(), csr);
+    }
+
+    #[test]
+    fn finals_are_nodes_without_moves() {
+        let g = GameGraph::from_edges(3, &[(0, 1)], vec![9, 4, -2]);
+        assert_eq!(g.finals().collect::<Vec<_>>(), vec![(1, 4), (2, -2)]);
+        assert_eq!(g.stake(0), None);
+    }
+}

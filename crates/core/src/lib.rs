@@ -1,0 +1,37 @@
+//! # gamegraph
+//!
+//! Solving two-player, perfect-information games (no chance, no hidden information), for any
+//! game: this crate knows no particular game. It has two halves, after the two seed documents:
+//!
+//! - **Game graphs, solved backwards.** Positions are nodes, moves are arcs, a position without
+//!   moves is final and its mover loses the stake `p_f`. [`graph`] stores graphs compactly (CSR,
+//!   both directions), [`graph_text`] reads them, [`explore`] builds the graph of any [`Game`],
+//!   and [`retrograde`] is the one propagation kernel that labels every position win, lose or draw
+//!   in linear time, cycles included. [`solution`] reads its labels in the three value models
+//!   (outcome with remoteness, the seed's stakes, zero-sum minimax) and picks optimal moves.
+//! - **Minimax and alpha-beta.** [`search`] runs depth-limited minimax or fail-soft alpha-beta on
+//!   any game with an [`Evaluate`] heuristic, counting nodes and leaves and recording what was
+//!   pruned; [`tree`] applies it to the explicit trees of the seed (`A(B(4 9 6) C(3 7 5) D(8 2 10))`).
+//!
+//! A new game implements [`Game`] (start, moves, play, stake of final positions) and opts into the
+//! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
+//! game in a few dozen lines.
+
+pub mod database;
+pub mod explore;
+pub mod game;
+pub mod graph;
+pub mod graph_text;
+pub mod random_graph;
+pub mod retrograde;
+pub mod rng;
+pub mod search;
+pub mod solution;
+pub mod tree;
+
+pub use explore::ExploredGame;
+pub use game::{
+    DenseIndex, Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry, Unmoves,
+};
+pub use graph::GameGraph;
+pub use solution::{Model, Outcome, Solution};

@@ -1,0 +1,282 @@
+//! The three value models of a game graph and the solved values they give every position.
+//!
+//! All three are computed by the one kernel of [`crate::retrograde`]; a model only decides which
+//! final positions seed it at which level, and how a label reads as a value.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{DenseIndex, Game, Stake, Unmoves};
+use crate::graph::GameGraph;
+use crate::retrograde::{
+    propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side,
+};
+
+/// How positions are valued (REFERENCE.md section 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Model {
+    /// Win / lose / draw with remoteness; a final position is lost, whatever its stake.
+    Outcome,
+    /// The seed's stake `p`: the winner keeps the win first, then the largest stake; the loser the
+    /// smallest. Draws (endless play) have no stake.
+    Stakes,
+    /// Zero-sum payoff: a final position pays `-p_f` to the player to move, endless play pays 0.
+    #[default]
+    Minimax,
+}
+
+impl Model {
+    /// Every model, in documentation order.
+    pub const ALL: [Model; 3] = [Model::Outcome, Model::Stakes, Model::Minimax];
+
+    /// The model's name as written on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Outcome => "outcome",
+            Model::Stakes => "stakes",
+            Model::Minimax => "minimax",
+        }
+    }
+
+    /// How a final position with stake `p_f` enters the propagation, if at all.
+    pub fn seed<N>(self, node: N, stake: Stake) -> Option<Seed<N>> {
+        let (side, level) = match self {
+            Model::Outcome => (Side::Lose, 0),
+            Model::Stakes => (Side::Lose, stake),
+            Model::Minimax => match stake {
+                0 => return None,
+                p if p > 0 => (Side::Lose, p),
+                p => (Side::Win, p.checked_neg().unwrap_or(Stake::MAX)),
+            },
+        };
+        Some(Seed { node, side, level })
+    }
+
+    /// The seeds of `finals`, sorted as the kernel wants them (decreasing level).
+    pub fn seeds<N>(self, finals: impl IntoIterator<Item = (N, Stake)>) -> Vec<Seed<N>> {
+        let mut seeds: Vec<Seed<N>> = finals
+            .into_iter()
+            .filter_map(|(n, p)| self.seed(n, p))
+            .collect();
+        seeds.sort_by_key(|s| std::cmp::Reverse(s.level));
+        seeds
+    }
+}
+
+impl fmt::Display for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Model {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Model::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown model '{s}' (expected outcome, stakes or minimax)"))
+    }
+}
+
+/// Win, lose or draw, for the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move wins with perfect play.
+    Win,
+    /// The player to move loses with perfect play.
+    Lose,
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Outcome {
+    /// `win`, `lose` or `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Lose => "lose",
+            Outcome::Draw => "draw",
+        }
+    }
+
+    /// The outcome for the other player.
+    pub fn opposite(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Lose,
+            Outcome::Lose => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The value of every position of a graph under one model.
+#[derive(Debug, Clone)]
+pub struct Solution<N = u32> {
+    model: Model,
+    store: DenseStore<N>,
+}
+
+impl<N: NodeId> Solution<N> {
+    /// The model solved.
+    pub fn model(&self) -> Model {
+        self.model
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    /// Whether there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.store.is_empty()
+    }
+
+    /// The kernel's label, `None` for positions left undecided (draws).
+    pub fn label(&self, node: N) -> Option<Label> {
+        self.store.label(node)
+    }
+
+    /// Win, lose or draw for the player to move.
+    pub fn outcome(&self, node: N) -> Outcome {
+        match self.label(node) {
+            Some(Label {
+                side: Side::Win, ..
+            }) => Outcome::Win,
+            Some(Label {
+                side: Side::Lose, ..
+            }) => Outcome::Lose,
+            None => Outcome::Draw,
+        }
+    }
+
+    /// The value: `None` in the outcome model, the stake `p` in the stakes model (`None` for a
+    /// draw), the payoff for the player to move in the minimax model (0 for a draw).
+    pub fn value(&self, node: N) -> Option<Stake> {
+        let label = self.label(node);
+        match self.model {
+            Model::Outcome => None,
+            Model::Stakes => label.map(|l| l.level),
+            Model::Minimax => Some(label.map_or(0, |l| match l.side {
+                Side::Win => l.level,
+                Side::Lose => -l.level,
+            })),
+        }
+    }
+
+    /// Moves to the end with optimal play (fastest win, slowest loss); `None` for a draw.
+    pub fn remoteness(&self, node: N) -> Option<u32> {
+        self.label(node).map(|l| l.remoteness)
+    }
+
+    /// Whether moving from `node` to `child` is optimal: it keeps the value and, for a decided
+    /// position, brings the end one move closer (so a winner cannot cycle forever).
+    pub fn is_best_move(&self, node: N, child: N) -> bool {
+        match (self.label(node), self.label(child)) {
+            (None, None) => true,
+            (Some(s), Some(c)) => {
+                c.side == s.side.opposite()
+                    && c.level == s.level
+                    && c.remoteness + 1 == s.remoteness
+            }
+            _ => false,
+        }
+    }
+
+    /// The indices, in `children` order, of the optimal moves of `node`.
+    pub fn best_moves(&self, node: N, children: impl IntoIterator<Item = N>) -> Vec<usize> {
+        children
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, c)| self.is_best_move(node, c))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_bytes(&self) -> usize {
+        self.store.heap_bytes()
+    }
+}
+
+/// Solves `graph` under `model` with its stored reverse edges.
+pub fn solve_graph(graph: &GameGraph, model: Model) -> Solution<u32> {
+    let moves = (0..graph.nodes() as u32)
+        .map(|u| graph.forward().degree(u))
+        .collect();
+    solve_with(graph, moves, graph.finals(), model)
+}
+
+/// Solves a graph given only its predecessors, every node's number of moves (0 for finals and for
+/// identifiers that are not positions) and the stakes of the finals.
+pub fn solve_with<P: Predecessors>(
+    preds: &P,
+    moves: Vec<u32>,
+    finals: impl IntoIterator<Item = (P::Node, Stake)>,
+    model: Model,
+) -> Solution<P::Node> {
+    let mut store = DenseStore::new(moves);
+    propagate(preds, &mut store, &model.seeds(finals));
+    Solution { model, store }
+}
+
+/// Predecessors found by a game's un-move generator over its dense index.
+pub struct UnmovePredecessors<'g, G: Game> {
+    game: &'g G,
+    buffer: RefCell<Vec<G::Position>>,
+}
+
+impl<'g, G: Game> UnmovePredecessors<'g, G> {
+    /// Walks `game` backwards.
+    pub fn new(game: &'g G) -> Self {
+        Self {
+            game,
+            buffer: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl<G: DenseIndex + Unmoves> Predecessors for UnmovePredecessors<'_, G> {
+    type Node = u64;
+
+    fn for_each_predecessor(&self, node: u64, mut f: impl FnMut(u64)) {
+        let mut buffer = self.buffer.borrow_mut();
+        buffer.clear();
+        if let Some(pos) = self.game.position(node) {
+            self.game.unmoves(&pos, &mut buffer);
+        }
+        for q in buffer.iter() {
+            f(self.game.index(q));
+        }
+    }
+}
+
+/// Solves every position of a game's dense index without building a graph: forward moves are only
+/// counted, and the propagation walks backwards with un-moves. Indices that are not positions come
+/// out as undecided.
+pub fn solve_dense<G: DenseIndex + Unmoves>(game: &G, model: Model) -> Solution<u64> {
+    let len = usize::try_from(game.index_len()).expect("dense index fits in memory");
+    let mut moves = vec![0u32; len];
+    let mut finals = Vec::new();
+    let mut buffer = Vec::new();
+    for (i, count) in moves.iter_mut().enumerate() {
+        let Some(pos) = game.position(i as u64) else {
+            continue;
+        };
+        buffer.clear();
+        game.moves(&pos, &mut buffer);
+        *count = buffer.len() as u32;
+        if buffer.is_empty() {
+            finals.push((i as u64, game.final_loss(&pos)));
+        }
+    }
+    solve_with(&UnmovePredecessors::new(game), moves, finals, model)
+}

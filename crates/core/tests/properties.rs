@@ -1,0 +1,333 @@
+//! Property tests against oracles written independently of the kernel and the search:
+//! naive per-threshold fixpoints on cyclic graphs, the seed's recursion on acyclic graphs, and
+//! plain minimax on random trees.
+
+use gamegraph::graph::GameGraph;
+use gamegraph::search::Algorithm;
+use gamegraph::solution::solve_graph;
+use gamegraph::tree::{MoveOrder, Tree};
+use gamegraph::{Model, Outcome, Stake};
+use proptest::prelude::*;
+
+/// A graph as plain adjacency lists and stakes, easy to reason about in oracles.
+#[derive(Debug, Clone)]
+struct Plain {
+    succ: Vec<Vec<usize>>,
+    stakes: Vec<Stake>,
+}
+
+impl Plain {
+    fn graph(&self) -> GameGraph {
+        let edges: Vec<(u32, u32)> = self
+            .succ
+            .iter()
+            .enumerate()
+            .flat_map(|(u, vs)| vs.iter().map(move |&v| (u as u32, v as u32)))
+            .collect();
+        GameGraph::from_edges(self.succ.len(), &edges, self.stakes.clone())
+    }
+
+    fn is_final(&self, u: usize) -> bool {
+        self.succ[u].is_empty()
+    }
+
+    /// Least fixpoint of: seeded finals; win if a move into `lose`; lose if every move into `win`.
+    fn fixpoint(
+        &self,
+        seed_win: impl Fn(Stake) -> bool,
+        seed_lose: impl Fn(Stake) -> bool,
+    ) -> (Vec<bool>, Vec<bool>) {
+        let n = self.succ.len();
+        let mut win: Vec<bool> = (0..n)
+            .map(|u| self.is_final(u) && seed_win(self.stakes[u]))
+            .collect();
+        let mut lose: Vec<bool> = (0..n)
+            .map(|u| self.is_final(u) && seed_lose(self.stakes[u]))
+            .collect();
+        loop {
+            let mut changed = false;
+            for u in (0..n).filter(|&u| !self.is_final(u)) {
+                if !win[u] && self.succ[u].iter().any(|&v| lose[v]) {
+                    win[u] = true;
+                    changed = true;
+                }
+                if !lose[u] && self.succ[u].iter().all(|&v| win[v]) {
+                    lose[u] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return (win, lose);
+            }
+        }
+    }
+
+    /// Outcome and remoteness by synchronous rounds: a position decided in round k has remoteness k.
+    fn outcome_rounds(&self) -> Vec<(Outcome, Option<u32>)> {
+        let n = self.succ.len();
+        let mut res: Vec<Option<(Outcome, u32)>> = (0..n)
+            .map(|u| self.is_final(u).then_some((Outcome::Lose, 0)))
+            .collect();
+        for round in 1..=(n as u32 + 1) {
+            let prev = res.clone();
+            for u in (0..n).filter(|&u| prev[u].is_none()) {
+                let has_lose_child = self.succ[u]
+                    .iter()
+                    .any(|&v| matches!(prev[v], Some((Outcome::Lose, r)) if r < round));
+                let all_win = self.succ[u]
+                    .iter()
+                    .all(|&v| matches!(prev[v], Some((Outcome::Win, _))));
+                if has_lose_child {
+                    res[u] = Some((Outcome::Win, round));
+                } else if all_win {
+                    res[u] = Some((Outcome::Lose, round));
+                }
+            }
+        }
+        res.into_iter()
+            .map(|r| r.map_or((Outcome::Draw, None), |(o, r)| (o, Some(r))))
+            .collect()
+    }
+
+    fn naive(&self, model: Model) -> Vec<(Outcome, Option<Stake>)> {
+        let n = self.succ.len();
+        match model {
+            Model::Outcome => {
+                let (w, l) = self.fixpoint(|_| false, |_| true);
+                (0..n).map(|u| (side(w[u], l[u]), None)).collect()
+            }
+            Model::Stakes => {
+                let (w, l) = self.fixpoint(|_| false, |_| true);
+                let mut levels: Vec<Stake> = self.stakes.clone();
+                levels.sort();
+                levels.dedup();
+                let mut value = vec![None; n];
+                for &v in &levels {
+                    let (wv, lv) = self.fixpoint(|_| false, |p| p >= v);
+                    for u in 0..n {
+                        if (w[u] && wv[u]) || (l[u] && lv[u]) {
+                            value[u] = Some(v);
+                        }
+                    }
+                }
+                (0..n).map(|u| (side(w[u], l[u]), value[u])).collect()
+            }
+            Model::Minimax => {
+                let top = self.stakes.iter().map(|p| p.abs()).max().unwrap_or(0);
+                let mut value = vec![0; n];
+                for v in 1..=top {
+                    // X_v: the mover can force a payoff >= v; Y_v: the other player can.
+                    let (x, y) = self.fixpoint(|p| -p >= v, |p| p >= v);
+                    for u in 0..n {
+                        if x[u] {
+                            value[u] = v;
+                        } else if y[u] && value[u] <= 0 {
+                            value[u] = -v;
+                        }
+                    }
+                }
+                (0..n)
+                    .map(|u| {
+                        let o = match value[u].signum() {
+                            1 => Outcome::Win,
+                            -1 => Outcome::Lose,
+                            _ => Outcome::Draw,
+                        };
+                        (o, Some(value[u]))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The seed's recursion (acyclic graphs): stakes, with remoteness broken lexicographically.
+    fn stakes_recursive(
+        &self,
+        u: usize,
+        memo: &mut Vec<Option<(Outcome, Stake, u32)>>,
+    ) -> (Outcome, Stake, u32) {
+        if let Some(r) = memo[u] {
+            return r;
+        }
+        let r = if self.is_final(u) {
+            (Outcome::Lose, self.stakes[u], 0)
+        } else {
+            let kids: Vec<_> = self.succ[u]
+                .iter()
+                .map(|&v| self.stakes_recursive(v, memo))
+                .collect();
+            let losing: Vec<_> = kids.iter().filter(|k| k.0 == Outcome::Lose).collect();
+            if !losing.is_empty() {
+                let p = losing.iter().map(|k| k.1).max().unwrap();
+                let r = losing
+                    .iter()
+                    .filter(|k| k.1 == p)
+                    .map(|k| k.2)
+                    .min()
+                    .unwrap();
+                (Outcome::Win, p, r + 1)
+            } else {
+                let p = kids.iter().map(|k| k.1).min().unwrap();
+                let r = kids.iter().filter(|k| k.1 == p).map(|k| k.2).max().unwrap();
+                (Outcome::Lose, p, r + 1)
+            }
+        };
+        memo[u] = Some(r);
+        r
+    }
+
+    /// Negamax recursion (acyclic graphs): the payoff for the player to move.
+    fn negamax(&self, u: usize, memo: &mut Vec<Option<Stake>>) -> Stake {
+        if let Some(v) = memo[u] {
+            return v;
+        }
+        let v = if self.is_final(u) {
+            -self.stakes[u]
+        } else {
+            self.succ[u]
+                .iter()
+                .map(|&v| -self.negamax(v, memo))
+                .max()
+                .unwrap()
+        };
+        memo[u] = Some(v);
+        v
+    }
+}
+
+fn side(win: bool, lose: bool) -> Outcome {
+    assert!(!(win && lose), "a position cannot be both win and lose");
+    if win {
+        Outcome::Win
+    } else if lose {
+        Outcome::Lose
+    } else {
+        Outcome::Draw
+    }
+}
+
+fn cyclic_graph() -> impl Strategy<Value = Plain> {
+    (1usize..14).prop_flat_map(|n| {
+        let succ = prop::collection::vec(prop::collection::vec(0..n, 0..4), n);
+        let stakes = prop::collection::vec(-4i32..5, n);
+        (succ, stakes).prop_map(|(succ, stakes)| Plain { succ, stakes })
+    })
+}
+
+fn acyclic_graph() -> impl Strategy<Value = Plain> {
+    (1usize..16).prop_flat_map(|n| {
+        let succ =
+            prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
+        let stakes = prop::collection::vec(-6i32..7, n);
+        (succ, stakes).prop_map(move |(succ, stakes)| {
+            let succ = succ
+                .into_iter()
+                .enumerate()
+                .map(|(u, targets)| {
+                    let later = n - u - 1;
+                    if later == 0 {
+                        Vec::new()
+                    } else {
+                        targets
+                            .into_iter()
+                            .map(|i| u + 1 + i.index(later))
+                            .collect()
+                    }
+                })
+                .collect();
+            Plain { succ, stakes }
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn retrograde_equals_naive_fixpoint_on_cyclic_graphs(g in cyclic_graph()) {
+        let graph = g.graph();
+        for model in Model::ALL {
+            let sol = solve_graph(&graph, model);
+            let naive = g.naive(model);
+            for (u, expected) in naive.iter().enumerate() {
+                prop_assert_eq!((sol.outcome(u as u32), sol.value(u as u32)), *expected, "{} model, node {}", model, u);
+            }
+        }
+        let sol = solve_graph(&graph, Model::Outcome);
+        for (u, (o, r)) in g.outcome_rounds().into_iter().enumerate() {
+            prop_assert_eq!((sol.outcome(u as u32), sol.remoteness(u as u32)), (o, r), "node {}", u);
+        }
+    }
+
+    #[test]
+    fn best_moves_keep_the_value_and_make_progress(g in cyclic_graph()) {
+        let graph = g.graph();
+        for model in Model::ALL {
+            let sol = solve_graph(&graph, model);
+            for u in 0..graph.nodes() as u32 {
+                let succ = graph.successors(u);
+                let best = sol.best_moves(u, succ.iter().copied());
+                prop_assert_eq!(best.is_empty(), succ.is_empty(), "every non-final node has a best move");
+                for i in best {
+                    let v = succ[i];
+                    prop_assert_eq!(sol.outcome(v), sol.outcome(u).opposite());
+                    if let Some(r) = sol.remoteness(u) {
+                        prop_assert_eq!(sol.remoteness(v), Some(r - 1));
+                    }
+                    if model == Model::Minimax {
+                        prop_assert_eq!(sol.value(v).map(|x| -x), sol.value(u));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stakes_equal_the_seed_recursion_on_acyclic_graphs(g in acyclic_graph()) {
+        let sol = solve_graph(&g.graph(), Model::Stakes);
+        let mut memo = vec![None; g.succ.len()];
+        for u in 0..g.succ.len() {
+            let (o, p, r) = g.stakes_recursive(u, &mut memo);
+            prop_assert_eq!((sol.outcome(u as u32), sol.value(u as u32), sol.remoteness(u as u32)), (o, Some(p), Some(r)));
+        }
+    }
+
+    #[test]
+    fn minimax_equals_negamax_recursion_on_acyclic_graphs(g in acyclic_graph()) {
+        let sol = solve_graph(&g.graph(), Model::Minimax);
+        let mut memo = vec![None; g.succ.len()];
+        for u in 0..g.succ.len() {
+            prop_assert_eq!(sol.value(u as u32), Some(g.negamax(u, &mut memo)), "node {}", u);
+        }
+    }
+
+    #[test]
+    fn alphabeta_equals_minimax_on_random_trees(
+        branching in 1u32..5, depth in 0u32..6, seed in any::<u64>(), low in -20i32..0, span in 0i32..40,
+    ) {
+        let tree = Tree::random(branching, depth, low, low + span, seed);
+        let exact = tree.minimax_values()[0];
+        let full = tree.analyze(Algorithm::Minimax, MoveOrder::Natural);
+        prop_assert_eq!(full.value, exact);
+        prop_assert_eq!(full.leaves as usize, tree.leaf_count());
+        prop_assert!(full.pruned.is_empty());
+        for order in [MoveOrder::Natural, MoveOrder::Best, MoveOrder::Worst] {
+            let ab = tree.analyze(Algorithm::AlphaBeta, order);
+            prop_assert_eq!(ab.value, exact, "order {}", order.name());
+            prop_assert!(ab.leaves <= full.leaves);
+            // The reported best move really achieves the value.
+            if let Some(best) = &ab.best {
+                let idx: usize = best.parse().unwrap();
+                let child = tree.nodes()[0].children[idx];
+                prop_assert_eq!(tree.minimax_values()[child as usize], exact);
+            }
+            // Pruned leaves plus evaluated leaves are all the leaves.
+            let pruned_leaves = ab.is_pruned.iter().zip(tree.nodes()).filter(|(p, n)| **p && n.value.is_some()).count();
+            prop_assert_eq!(pruned_leaves as u64 + ab.leaves, tree.leaf_count() as u64);
+        }
+        let best_first = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Best);
+        let b = branching as u64;
+        let minimal = b.pow(depth.div_ceil(2)) + b.pow(depth / 2) - 1;
+        prop_assert!(best_first.leaves <= minimal, "{} leaves > minimal tree {}", best_first.leaves, minimal);
+    }
+}

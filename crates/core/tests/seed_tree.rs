@@ -1,0 +1,100 @@
+//! The worked example of the seed document, step by step.
+
+use gamegraph::search::{Algorithm, StepKind};
+use gamegraph::tree::{MoveOrder, Tree};
+
+const SEED: &str = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
+
+#[test]
+fn minimax_visits_all_nine_leaves() {
+    let tree = Tree::parse(SEED).unwrap();
+    let r = tree.analyze(Algorithm::Minimax, MoveOrder::Natural);
+    assert_eq!(
+        (r.value, r.best.as_deref(), r.leaves, r.nodes),
+        (4, Some("B"), 9, 13)
+    );
+    assert!(r.pruned.is_empty());
+}
+
+#[test]
+fn alphabeta_prunes_c_7_and_5_and_d_10() {
+    let tree = Tree::parse(SEED).unwrap();
+    let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
+    assert_eq!(
+        (r.value, r.best.as_deref(), r.leaves, r.nodes),
+        (4, Some("B"), 6, 10)
+    );
+    assert_eq!(r.pruned, ["C/1", "C/2", "D/2"]);
+    // The windows of the seed's walk-through: C is entered with alpha 4, D too, and they return
+    // the bounds 3 and 2.
+    let enter = |name: &str| {
+        r.trace
+            .iter()
+            .find(|s| s.kind == StepKind::Enter && s.node == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!((enter("C").alpha, enter("C").beta), (Some(4), None));
+    assert_eq!((enter("D").alpha, enter("D").beta), (Some(4), None));
+    let exit = |name: &str| {
+        r.trace
+            .iter()
+            .find(|s| s.kind == StepKind::Exit && s.node == name)
+            .unwrap()
+            .value
+    };
+    assert_eq!(
+        (exit("B"), exit("C"), exit("D"), exit("")),
+        (Some(4), Some(3), Some(2), Some(4))
+    );
+}
+
+#[test]
+fn labels_are_optional() {
+    let tree = Tree::parse("((4 9 6) (3 7 5) (8 2 10))").unwrap();
+    let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
+    assert_eq!((r.value, r.best.as_deref(), r.leaves), (4, Some("0"), 6));
+    assert_eq!(r.pruned, ["1/1", "1/2", "2/2"]);
+}
+
+#[test]
+fn ordering_changes_the_work_not_the_value() {
+    let tree = Tree::parse(SEED).unwrap();
+    let best = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Best);
+    let worst = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Worst);
+    assert_eq!((best.value, worst.value), (4, 4));
+    assert_eq!(best.best.as_deref(), Some("B"));
+    assert_eq!(worst.best.as_deref(), Some("B"));
+    // Best first: B's 4 then one leaf each for C (3) and D (2): 5 leaves.
+    assert_eq!(best.leaves, 5);
+    assert_eq!(worst.leaves, 9);
+}
+
+#[test]
+fn malformed_trees_name_line_and_column() {
+    let cases = [
+        ("A(B(4 9 6) C(3 7 5)", (1, 20)),
+        ("A(B(4 9 6))\n  x", (2, 3)),
+        ("A()", (1, 3)),
+        ("A(4 9 )) ", (1, 8)),
+        ("A B(1)", (1, 1)),
+        ("(1 2 x)", (1, 6)),
+        ("(1 99999999999)", (1, 4)),
+        ("", (1, 1)),
+    ];
+    for (text, at) in cases {
+        let err = Tree::parse(text).expect_err(text);
+        assert_eq!((err.line, err.column), at, "{text}: {err}");
+    }
+    let deep = "(".repeat(5000) + "1" + &")".repeat(5000);
+    assert!(Tree::parse(&deep).unwrap_err().message.contains("deeper"));
+}
+
+#[test]
+fn dot_output_dashes_pruned_edges() {
+    let tree = Tree::parse(SEED).unwrap();
+    let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
+    let dot = r.to_dot(&tree);
+    assert_eq!(dot.matches("style=dashed").count(), 3, "{dot}");
+    assert!(dot.contains("A\\n4"));
+}
