@@ -73,7 +73,7 @@ impl Board {
 }
 
 fn has_line(stones: u16) -> bool {
-    LINES.iter().any(|&l| stones & l == l)
+    LINES.iter().any(|&line| line & !stones == 0)
 }
 
 impl Game for TicTacToe {
