@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use crate::game::Stake;
-use crate::solution::{Model, Outcome};
+use crate::retrograde::{Label, NodeId, Side};
+use crate::solution::{Model, Outcome, Solution};
 
 const MAGIC: &[u8; 4] = b"GGDB";
 const VERSION: u32 = 1;
@@ -40,6 +41,33 @@ pub struct Entry {
     pub remoteness: Option<u32>,
 }
 
+impl Entry {
+    /// What `solution` says of `node`.
+    pub fn from_solution<N: NodeId>(solution: &Solution<N>, node: N) -> Self {
+        Self {
+            outcome: solution.outcome(node),
+            value: solution.value(node),
+            remoteness: solution.remoteness(node),
+        }
+    }
+
+    /// The kernel's label behind this entry in `model` (`None` for a draw), so that entries can be
+    /// compared with [`crate::solution::is_best_move`].
+    pub fn label(&self, model: Model) -> Option<Label> {
+        let side = match self.outcome {
+            Outcome::Win => Side::Win,
+            Outcome::Lose => Side::Lose,
+            Outcome::Draw => return None,
+        };
+        let level = match model {
+            Model::Outcome => 0,
+            Model::Stakes => self.value.unwrap_or(0),
+            Model::Minimax => self.value.unwrap_or(0).abs(),
+        };
+        Some(Label { side, level, remoteness: self.remoteness.unwrap_or(0) })
+    }
+}
+
 /// Every solved position of one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Database {
@@ -53,11 +81,7 @@ pub struct Database {
 impl Database {
     /// An empty database for `game`.
     pub fn new(game: impl Into<String>, model: Model) -> Self {
-        Self {
-            game: game.into(),
-            model,
-            entries: HashMap::new(),
-        }
+        Self { game: game.into(), model, entries: HashMap::new() }
     }
 
     /// Records `position`.
@@ -82,17 +106,11 @@ impl Database {
 
     /// Writes the file format described in the module documentation.
     pub fn write_to(&self, out: impl Write) -> io::Result<()> {
-        let mut out = ChecksumWriter {
-            inner: out,
-            hasher: crc32fast::Hasher::new(),
-        };
+        let mut out = ChecksumWriter { inner: out, hasher: crc32fast::Hasher::new() };
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         write_str(&mut out, &self.game)?;
-        out.write_all(&[Model::ALL
-            .iter()
-            .position(|&m| m == self.model)
-            .unwrap_or(0) as u8])?;
+        out.write_all(&[Model::ALL.iter().position(|&m| m == self.model).unwrap_or(0) as u8])?;
         out.write_all(&(self.entries.len() as u64).to_le_bytes())?;
         let mut keys: Vec<&String> = self.entries.keys().collect();
         keys.sort();
@@ -118,9 +136,7 @@ impl Database {
         let mut bytes = Vec::new();
         input.read_to_end(&mut bytes)?;
         if bytes.len() < 8 || &bytes[..4] != MAGIC {
-            return Err(DatabaseError::Corrupt(
-                "it does not start with the GGDB signature".into(),
-            ));
+            return Err(DatabaseError::Corrupt("it does not start with the GGDB signature".into()));
         }
         let (body, trailer) = bytes.split_at(bytes.len() - 4);
         let stored = u32::from_le_bytes(trailer.try_into().expect("4 bytes"));
@@ -152,14 +168,7 @@ impl Database {
             };
             let value = Some(r.u32()? as i32).filter(|&v| v != i32::MIN);
             let remoteness = Some(r.u32()?).filter(|&v| v != u32::MAX);
-            db.insert(
-                key,
-                Entry {
-                    outcome,
-                    value,
-                    remoteness,
-                },
-            );
+            db.insert(key, Entry { outcome, value, remoteness });
         }
         if r.at != body.len() {
             return Err(r.corrupt("unexpected bytes after the last entry".into()));
@@ -213,15 +222,11 @@ impl Reader<'_> {
     }
 
     fn u32(&mut self) -> Result<u32, DatabaseError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 
     fn u64(&mut self) -> Result<u64, DatabaseError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
 
     fn string(&mut self) -> Result<String, DatabaseError> {
@@ -231,8 +236,7 @@ impl Reader<'_> {
         }
         let at = self.at;
         let bytes = self.take(len as usize)?.to_vec();
-        String::from_utf8(bytes)
-            .map_err(|_| DatabaseError::Corrupt(format!("invalid UTF-8 at byte {at}")))
+        String::from_utf8(bytes).map_err(|_| DatabaseError::Corrupt(format!("invalid UTF-8 at byte {at}")))
     }
 }
 
@@ -242,22 +246,8 @@ mod tests {
 
     fn sample() -> Database {
         let mut db = Database::new("demo", Model::Minimax);
-        db.insert(
-            "a".into(),
-            Entry {
-                outcome: Outcome::Win,
-                value: Some(3),
-                remoteness: Some(5),
-            },
-        );
-        db.insert(
-            "b".into(),
-            Entry {
-                outcome: Outcome::Draw,
-                value: Some(0),
-                remoteness: None,
-            },
-        );
+        db.insert("a".into(), Entry { outcome: Outcome::Win, value: Some(3), remoteness: Some(5) });
+        db.insert("b".into(), Entry { outcome: Outcome::Draw, value: Some(0), remoteness: None });
         db
     }
 
@@ -273,18 +263,12 @@ mod tests {
         let mut bytes = Vec::new();
         sample().write_to(&mut bytes).unwrap();
         for cut in [0, 3, 10, bytes.len() - 1] {
-            assert!(
-                Database::read_from(&bytes[..cut]).is_err(),
-                "truncated at {cut}"
-            );
+            assert!(Database::read_from(&bytes[..cut]).is_err(), "truncated at {cut}");
         }
         for i in 0..bytes.len() {
             let mut flipped = bytes.clone();
             flipped[i] ^= 0x40;
-            assert!(
-                Database::read_from(&flipped[..]).is_err(),
-                "bit flipped at {i}"
-            );
+            assert!(Database::read_from(&flipped[..]).is_err(), "bit flipped at {i}");
         }
     }
 }

@@ -47,11 +47,7 @@ impl<G: Game> ExploredGame<G> {
             next += 1;
             buffer.clear();
             game.moves(&pos, &mut buffer);
-            stakes.push(if buffer.is_empty() {
-                game.final_loss(&pos)
-            } else {
-                0
-            });
+            stakes.push(if buffer.is_empty() { game.final_loss(&pos) } else { 0 });
             for &mv in &buffer {
                 let child = game.play(&pos, mv);
                 let id = match ids.get(&child) {
@@ -72,12 +68,7 @@ impl<G: Game> ExploredGame<G> {
             offsets.push(targets.len() as u64);
         }
         let graph = GameGraph::new(Csr::from_parts(offsets, targets), stakes);
-        Ok(Self {
-            positions,
-            graph,
-            moves,
-            ids,
-        })
+        Ok(Self { positions, graph, moves, ids })
     }
 
     /// The id of a reachable position.
@@ -88,11 +79,7 @@ impl<G: Game> ExploredGame<G> {
     /// The moves of node `u` with the nodes they lead to.
     pub fn edges(&self, u: u32) -> impl Iterator<Item = (G::Move, u32)> + '_ {
         let first = self.graph.forward().first_edge(u);
-        self.graph
-            .successors(u)
-            .iter()
-            .enumerate()
-            .map(move |(i, &v)| (self.moves[first + i], v))
+        self.graph.successors(u).iter().enumerate().map(move |(i, &v)| (self.moves[first + i], v))
     }
 
     /// Solves every explored position under `model`.

@@ -77,10 +77,7 @@ pub struct NotationError {
 impl NotationError {
     /// An error at `column` (1-based).
     pub fn new(column: usize, message: impl Into<String>) -> Self {
-        Self {
-            column,
-            message: message.into(),
-        }
+        Self { column, message: message.into() }
     }
 }
 

@@ -4,6 +4,8 @@
 //! about a gigabyte with both directions stored; the reverse graph is what retrograde analysis
 //! walks, the forward graph is what move choice reads.
 
+use rayon::prelude::*;
+
 use crate::game::Stake;
 use crate::retrograde::Predecessors;
 
@@ -23,11 +25,7 @@ impl Csr {
     /// If the offsets do not describe `targets` (a bug in the caller, not bad input).
     pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Self {
         assert_eq!(offsets.first().copied(), Some(0), "CSR offsets start at 0");
-        assert_eq!(
-            offsets.last().copied(),
-            Some(targets.len() as u64),
-            "CSR offsets end at the edge count"
-        );
+        assert_eq!(offsets.last().copied(), Some(targets.len() as u64), "CSR offsets end at the edge count");
         Self { offsets, targets }
     }
 
@@ -50,22 +48,39 @@ impl Csr {
     }
 
     /// The same edges reversed: `v -> u` for every `u -> v`, each node's list in increasing `u`.
+    ///
+    /// Parallel without locks: the target nodes are split into ranges, one task per range, and each
+    /// task scans all edges but counts and writes only those into its range, so every task owns a
+    /// disjoint slice of the output.
     pub fn transpose(&self) -> Self {
         let nodes = self.nodes();
+        let parts = rayon::current_num_threads().max(1);
+        let bounds: Vec<usize> = (0..=parts).map(|p| nodes * p / parts).collect();
         let mut offsets = vec![0u64; nodes + 1];
-        for &v in &self.targets {
-            offsets[v as usize + 1] += 1;
-        }
-        prefix_sum(&mut offsets);
-        let mut fill: Vec<u64> = offsets[..nodes].to_vec();
-        let mut targets = vec![0u32; self.targets.len()];
-        for u in 0..nodes {
-            for &v in self.neighbours(u as u32) {
-                let slot = &mut fill[v as usize];
-                targets[*slot as usize] = u as u32;
-                *slot += 1;
+        split_at_bounds(&mut offsets[1..], &bounds).into_par_iter().enumerate().for_each(|(p, counts)| {
+            let lo = bounds[p] as u32;
+            for &v in &self.targets {
+                if let Some(c) = counts.get_mut(v.wrapping_sub(lo) as usize) {
+                    *c += 1;
+                }
             }
-        }
+        });
+        prefix_sum(&mut offsets);
+        let edge_bounds: Vec<usize> = bounds.iter().map(|&b| offsets[b] as usize).collect();
+        let mut targets = vec![0u32; self.targets.len()];
+        split_at_bounds(&mut targets, &edge_bounds).into_par_iter().enumerate().for_each(|(p, out)| {
+            let (lo, hi) = (bounds[p], bounds[p + 1]);
+            let base = offsets[lo];
+            let mut fill: Vec<u64> = offsets[lo..hi].iter().map(|&o| o - base).collect();
+            for u in 0..nodes as u32 {
+                for &v in self.neighbours(u) {
+                    if let Some(slot) = fill.get_mut(v.wrapping_sub(lo as u32) as usize) {
+                        out[*slot as usize] = u;
+                        *slot += 1;
+                    }
+                }
+            }
+        });
         Self { offsets, targets }
     }
 
@@ -104,6 +119,18 @@ impl Csr {
     }
 }
 
+/// Splits `data` into the consecutive slices `bounds[i]..bounds[i + 1]` (`bounds` starts at 0 and
+/// ends at `data.len()`, non-decreasing).
+fn split_at_bounds<'a, T>(mut data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut parts = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        let (head, tail) = std::mem::take(&mut data).split_at_mut(w[1] - w[0]);
+        parts.push(head);
+        data = tail;
+    }
+    parts
+}
+
 fn prefix_sum(counts: &mut [u64]) {
     for i in 1..counts.len() {
         counts[i] += counts[i - 1];
@@ -128,11 +155,7 @@ impl GameGraph {
     pub fn new(forward: Csr, stakes: Vec<Stake>) -> Self {
         assert_eq!(forward.nodes(), stakes.len(), "one stake per node");
         let reverse = forward.transpose();
-        Self {
-            forward,
-            reverse,
-            stakes,
-        }
+        Self { forward, reverse, stakes }
     }
 
     /// Builds from an edge list over `nodes` nodes and the stakes of the final nodes.
@@ -214,6 +237,19 @@ mod tests {
         assert_eq!(rev.neighbours(1), &[0, 2]);
         assert_eq!(rev.neighbours(2), &[0, 2]);
         assert_eq!(rev.transpose(), csr);
+    }
+
+    #[test]
+    fn parallel_transpose_reverses_a_large_random_graph() {
+        let g = crate::random_graph::random_graph(5000, 40_000, 3);
+        let mut forward: Vec<(u32, u32)> =
+            (0..5000u32).flat_map(|u| g.successors(u).iter().map(move |&v| (u, v))).collect();
+        let mut backward: Vec<(u32, u32)> =
+            (0..5000u32).flat_map(|v| g.predecessors(v).iter().map(move |&u| (u, v))).collect();
+        assert!(g.predecessors(17).windows(2).all(|w| w[0] <= w[1]), "lists in increasing order");
+        forward.sort_unstable();
+        backward.sort_unstable();
+        assert_eq!(forward, backward);
     }
 
     #[test]

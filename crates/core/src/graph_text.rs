@@ -21,11 +21,7 @@ pub struct ParseError {
 impl ParseError {
     /// An error at `line`, `column` (both 1-based).
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
-        Self {
-            line,
-            column,
-            message: message.into(),
-        }
+        Self { line, column, message: message.into() }
     }
 }
 
@@ -67,16 +63,10 @@ fn tokenize(line: &str) -> Vec<Token<'_>> {
         };
         if ch.is_whitespace() || operator > 0 {
             if let Some((start, column)) = word.take() {
-                tokens.push(Token {
-                    text: &line[start..byte],
-                    column,
-                });
+                tokens.push(Token { text: &line[start..byte], column });
             }
             if operator > 0 {
-                tokens.push(Token {
-                    text: &line[byte..byte + operator],
-                    column: i + 1,
-                });
+                tokens.push(Token { text: &line[byte..byte + operator], column: i + 1 });
                 i += operator;
                 continue;
             }
@@ -86,10 +76,7 @@ fn tokenize(line: &str) -> Vec<Token<'_>> {
         i += 1;
     }
     if let Some((start, column)) = word {
-        tokens.push(Token {
-            text: &line[start..],
-            column,
-        });
+        tokens.push(Token { text: &line[start..], column });
     }
     tokens
 }
@@ -136,20 +123,15 @@ impl Collector {
         }
     }
 
-    fn edge(
-        &mut self,
-        from: u32,
-        to: u32,
-        line: usize,
-        column: usize,
-        name: &str,
-    ) -> Result<(), ParseError> {
+    fn edge(&mut self, from: u32, to: u32, line: usize, column: usize, name: &str) -> Result<(), ParseError> {
         self.ensure(from.max(to));
         if let Some((_, stake_line)) = self.stakes[from as usize] {
             return Err(ParseError::new(
                 line,
                 column,
-                format!("'{name}' has a stake (line {stake_line}) and moves: a node with moves cannot be final"),
+                format!(
+                    "'{name}' has a stake (line {stake_line}) and moves: a node with moves cannot be final"
+                ),
             ));
         }
         self.has_moves[from as usize].get_or_insert(line);
@@ -186,11 +168,7 @@ impl Collector {
 
     fn finish(mut self, nodes: usize) -> GameGraph {
         self.stakes.resize(nodes, None);
-        let stakes = self
-            .stakes
-            .into_iter()
-            .map(|s| s.map_or(0, |(p, _)| p))
-            .collect();
+        let stakes = self.stakes.into_iter().map(|s| s.map_or(0, |(p, _)| p)).collect();
         GameGraph::from_edges(nodes, &self.edges, stakes)
     }
 }
@@ -231,11 +209,7 @@ pub fn parse_text<'s>(source: &'s str) -> Result<NamedGraph, ParseError> {
                 let targets = &tokens[2..];
                 if targets.is_empty() {
                     let end = op.column + 2;
-                    return Err(ParseError::new(
-                        line,
-                        end,
-                        "expected at least one node after '->'",
-                    ));
+                    return Err(ParseError::new(line, end, "expected at least one node after '->'"));
                 }
                 for t in targets {
                     if t.text == "->" || t.text == "=" {
@@ -251,18 +225,10 @@ pub fn parse_text<'s>(source: &'s str) -> Result<NamedGraph, ParseError> {
             }
             Some(op) if op.text == "=" => {
                 let Some(&value) = tokens.get(2) else {
-                    return Err(ParseError::new(
-                        line,
-                        op.column + 1,
-                        "expected an integer stake after '='",
-                    ));
+                    return Err(ParseError::new(line, op.column + 1, "expected an integer stake after '='"));
                 };
                 if let Some(extra) = tokens.get(3) {
-                    return Err(ParseError::new(
-                        line,
-                        extra.column,
-                        "unexpected text after the stake",
-                    ));
+                    return Err(ParseError::new(line, extra.column, "unexpected text after the stake"));
                 }
                 let stake = parse_stake(line, value)?;
                 collector.stake(from, stake, line, head.column, head.text)?;
@@ -271,19 +237,13 @@ pub fn parse_text<'s>(source: &'s str) -> Result<NamedGraph, ParseError> {
                 return Err(ParseError::new(
                     line,
                     other.column,
-                    format!(
-                        "expected '->' or '=' after '{}', found '{}'",
-                        head.text, other.text
-                    ),
+                    format!("expected '->' or '=' after '{}', found '{}'", head.text, other.text),
                 ));
             }
         }
     }
     let nodes = names.len();
-    Ok(NamedGraph {
-        graph: collector.finish(nodes),
-        names,
-    })
+    Ok(NamedGraph { graph: collector.finish(nodes), names })
 }
 
 fn parse_id(line: usize, token: Token<'_>) -> Result<u32, ParseError> {
@@ -292,10 +252,7 @@ fn parse_id(line: usize, token: Token<'_>) -> Result<u32, ParseError> {
         _ => Err(ParseError::new(
             line,
             token.column,
-            format!(
-                "expected a node number (0 to 4294967294), found '{}'",
-                token.text
-            ),
+            format!("expected a node number (0 to 4294967294), found '{}'", token.text),
         )),
     }
 }
@@ -316,18 +273,10 @@ pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
         })?;
         if second.text == "=" {
             let Some(&value) = tokens.get(2) else {
-                return Err(ParseError::new(
-                    line,
-                    second.column + 1,
-                    "expected an integer stake after '='",
-                ));
+                return Err(ParseError::new(line, second.column + 1, "expected an integer stake after '='"));
             };
             if let Some(extra) = tokens.get(3) {
-                return Err(ParseError::new(
-                    line,
-                    extra.column,
-                    "unexpected text after the stake",
-                ));
+                return Err(ParseError::new(line, extra.column, "unexpected text after the stake"));
             }
             let stake = parse_stake(line, value)?;
             collector.stake(from, stake, line, tokens[0].column, tokens[0].text)?;
@@ -335,21 +284,14 @@ pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
         } else {
             let to = parse_id(line, *second)?;
             if let Some(extra) = tokens.get(2) {
-                return Err(ParseError::new(
-                    line,
-                    extra.column,
-                    "unexpected text after the edge",
-                ));
+                return Err(ParseError::new(line, extra.column, "unexpected text after the edge"));
             }
             collector.edge(from, to, line, tokens[0].column, tokens[0].text)?;
             nodes = nodes.max(from.max(to) as usize + 1);
         }
     }
     let names = (0..nodes).map(|i| i.to_string()).collect();
-    Ok(NamedGraph {
-        graph: collector.finish(nodes),
-        names,
-    })
+    Ok(NamedGraph { graph: collector.finish(nodes), names })
 }
 
 #[cfg(test)]

@@ -31,8 +31,7 @@ pub mod tree;
 
 pub use explore::ExploredGame;
 pub use game::{
-    DenseIndex, Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry, Unmoves,
-    FINAL_SCALE,
+    DenseIndex, Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry, Unmoves, FINAL_SCALE,
 };
 pub use graph::GameGraph;
 pub use solution::{Model, Outcome, Solution};

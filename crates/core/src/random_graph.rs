@@ -1,5 +1,7 @@
 //! Reproducible random game graphs with cycles, for benchmarks and tests.
 
+use rayon::prelude::*;
+
 use crate::game::Stake;
 use crate::graph::{Csr, GameGraph};
 use crate::rng::SplitMix64;
@@ -12,8 +14,9 @@ const MAX_STAKE: u64 = 10;
 
 /// A random graph with `nodes` nodes and `edges` moves, the same for the same `seed`.
 ///
-/// About one node in eight is final, with a stake drawn from -10..=10; every move goes from a
-/// non-final node, drawn uniformly, to any node, drawn uniformly, so cycles abound.
+/// About one node in eight is final, with a stake drawn from -10..=10; the others share the moves
+/// (each about the mean number, uniformly spread), and every move leads to a node drawn uniformly,
+/// so cycles abound.
 pub fn random_graph(nodes: usize, edges: usize, seed: u64) -> GameGraph {
     assert!(nodes < u32::MAX as usize, "node ids are 32-bit");
     if nodes == 0 {
@@ -32,16 +35,50 @@ pub fn random_graph(nodes: usize, edges: usize, seed: u64) -> GameGraph {
     if inner.is_empty() && edges > 0 {
         inner.push(0);
     }
+    let degrees = spread(edges, &inner, &mut rng);
     let mut offsets = vec![0u64; nodes + 1];
-    for _ in 0..edges {
-        let u = inner[rng.below(inner.len() as u64) as usize];
-        offsets[u as usize + 1] += 1;
+    for (&u, &d) in inner.iter().zip(&degrees) {
+        offsets[u as usize + 1] = d;
     }
     for i in 1..offsets.len() {
         offsets[i] += offsets[i - 1];
     }
-    let targets: Vec<u32> = (0..edges).map(|_| rng.below(nodes as u64) as u32).collect();
+    // Targets in fixed-size chunks, each from its own generator: parallel and still reproducible.
+    let mut targets = vec![0u32; edges];
+    targets.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
+        let mut rng = SplitMix64(seed ^ (c as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+        for t in chunk {
+            *t = rng.below(nodes as u64) as u32;
+        }
+    });
     GameGraph::new(Csr::from_parts(offsets, targets), stakes)
+}
+
+/// Edges generated per independent random stream.
+const CHUNK: usize = 1 << 20;
+
+/// Out-degrees for the `inner` nodes summing to `edges`: each drawn uniformly around the mean,
+/// then nudged one at a time at random nodes until the sum is exact.
+fn spread(edges: usize, inner: &[u32], rng: &mut SplitMix64) -> Vec<u64> {
+    if inner.is_empty() {
+        return Vec::new();
+    }
+    let mean = (edges / inner.len()) as u64;
+    let mut degrees: Vec<u64> = inner.iter().map(|_| rng.below(2 * mean + 1)).collect();
+    let mut total: u64 = degrees.iter().sum();
+    let n = inner.len() as u64;
+    while total < edges as u64 {
+        degrees[rng.below(n) as usize] += 1;
+        total += 1;
+    }
+    while total > edges as u64 {
+        let d = &mut degrees[rng.below(n) as usize];
+        if *d > 0 {
+            *d -= 1;
+            total -= 1;
+        }
+    }
+    degrees
 }
 
 #[cfg(test)]

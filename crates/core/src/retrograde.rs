@@ -119,24 +119,14 @@ where
     P: Predecessors,
     S: LabelStore<Node = P::Node>,
 {
-    debug_assert!(
-        seeds.windows(2).all(|w| w[0].level >= w[1].level),
-        "seeds sorted by decreasing level"
-    );
+    debug_assert!(seeds.windows(2).all(|w| w[0].level >= w[1].level), "seeds sorted by decreasing level");
     let mut queue: Vec<P::Node> = Vec::new();
     for group in seeds.chunk_by(|a, b| a.level == b.level) {
         let level = group[0].level;
         queue.clear();
         for seed in group {
             if !store.is_decided(seed.node) {
-                store.decide(
-                    seed.node,
-                    Label {
-                        side: seed.side,
-                        level,
-                        remoteness: 0,
-                    },
-                );
+                store.decide(seed.node, Label { side: seed.side, level, remoteness: 0 });
                 queue.push(seed.node);
             }
         }
@@ -145,11 +135,7 @@ where
             let node = queue[head];
             head += 1;
             let label = store.label(node).expect("queued nodes are decided");
-            let parent = Label {
-                side: label.side.opposite(),
-                level,
-                remoteness: label.remoteness + 1,
-            };
+            let parent = Label { side: label.side.opposite(), level, remoteness: label.remoteness + 1 };
             preds.for_each_predecessor(node, |p| {
                 if store.is_decided(p) {
                     return;
@@ -181,12 +167,7 @@ impl<N: NodeId> DenseStore<N> {
     /// A store for positions whose move counts are `moves` (0 for finals).
     pub fn new(moves: Vec<u32>) -> Self {
         let n = moves.len();
-        Self {
-            side: vec![UNDECIDED; n],
-            count: moves,
-            level: vec![0; n],
-            node: std::marker::PhantomData,
-        }
+        Self { side: vec![UNDECIDED; n], count: moves, level: vec![0; n], node: std::marker::PhantomData }
     }
 
     /// Number of positions.
@@ -221,11 +202,7 @@ impl<N: NodeId> LabelStore for DenseStore<N> {
             LOSE => Side::Lose,
             _ => return None,
         };
-        Some(Label {
-            side,
-            level: self.level[i],
-            remoteness: self.count[i],
-        })
+        Some(Label { side, level: self.level[i], remoteness: self.count[i] })
     }
 
     #[inline]

@@ -48,12 +48,7 @@ pub struct SearchOptions {
 impl SearchOptions {
     /// `algorithm` to `depth` plies, recording nothing.
     pub fn new(algorithm: Algorithm, depth: u32) -> Self {
-        Self {
-            algorithm,
-            depth,
-            record_pruned: false,
-            trace: false,
-        }
+        Self { algorithm, depth, record_pruned: false, trace: false }
     }
 }
 
@@ -105,11 +100,7 @@ pub struct SearchResult<M> {
 }
 
 /// Searches `root` as `options` say.
-pub fn search<G: Evaluate>(
-    game: &G,
-    root: &G::Position,
-    options: SearchOptions,
-) -> SearchResult<G::Move> {
+pub fn search<G: Evaluate>(game: &G, root: &G::Position, options: SearchOptions) -> SearchResult<G::Move> {
     let mut searcher = Searcher {
         game,
         options,
@@ -141,13 +132,7 @@ struct Searcher<'g, G: Evaluate> {
 impl<G: Evaluate> Searcher<'_, G> {
     fn step(&mut self, kind: StepKind, alpha: i32, beta: i32, value: Option<i32>) {
         if self.options.trace {
-            self.result.trace.push(Step {
-                kind,
-                path: self.path.clone(),
-                alpha,
-                beta,
-                value,
-            });
+            self.result.trace.push(Step { kind, path: self.path.clone(), alpha, beta, value });
         }
     }
 
@@ -161,12 +146,8 @@ impl<G: Evaluate> Searcher<'_, G> {
         moves.clear();
         self.game.moves(pos, &mut moves);
         if moves.is_empty() || depth == 0 {
-            let value = if moves.is_empty() {
-                self.game.final_score(pos)
-            } else {
-                self.game.evaluate(pos)
-            }
-            .clamp(-MAX_SCORE, MAX_SCORE);
+            let value = if moves.is_empty() { self.game.final_score(pos) } else { self.game.evaluate(pos) }
+                .clamp(-MAX_SCORE, MAX_SCORE);
             self.result.leaves += 1;
             self.step(StepKind::Leaf, alpha, beta, Some(value));
             self.buffers[ply] = moves;
@@ -178,11 +159,7 @@ impl<G: Evaluate> Searcher<'_, G> {
         let mut best = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             let child = self.game.play(pos, mv);
-            let (a, b) = if prune {
-                (alpha.max(best), beta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
+            let (a, b) = if prune { (alpha.max(best), beta) } else { (-INFINITY, INFINITY) };
             self.path.push(mv);
             let score = -self.node(&child, depth - 1, -b, -a);
             self.path.pop();

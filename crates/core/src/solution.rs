@@ -9,9 +9,7 @@ use std::str::FromStr;
 
 use crate::game::{DenseIndex, Game, Stake, Unmoves};
 use crate::graph::GameGraph;
-use crate::retrograde::{
-    propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side,
-};
+use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
 
 /// How positions are valued (REFERENCE.md section 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -55,10 +53,7 @@ impl Model {
 
     /// The seeds of `finals`, sorted as the kernel wants them (decreasing level).
     pub fn seeds<N>(self, finals: impl IntoIterator<Item = (N, Stake)>) -> Vec<Seed<N>> {
-        let mut seeds: Vec<Seed<N>> = finals
-            .into_iter()
-            .filter_map(|(n, p)| self.seed(n, p))
-            .collect();
+        let mut seeds: Vec<Seed<N>> = finals.into_iter().filter_map(|(n, p)| self.seed(n, p)).collect();
         seeds.sort_by_key(|s| std::cmp::Reverse(s.level));
         seeds
     }
@@ -148,12 +143,8 @@ impl<N: NodeId> Solution<N> {
     /// Win, lose or draw for the player to move.
     pub fn outcome(&self, node: N) -> Outcome {
         match self.label(node) {
-            Some(Label {
-                side: Side::Win, ..
-            }) => Outcome::Win,
-            Some(Label {
-                side: Side::Lose, ..
-            }) => Outcome::Lose,
+            Some(Label { side: Side::Win, .. }) => Outcome::Win,
+            Some(Label { side: Side::Lose, .. }) => Outcome::Lose,
             None => Outcome::Draw,
         }
     }
@@ -180,15 +171,7 @@ impl<N: NodeId> Solution<N> {
     /// Whether moving from `node` to `child` is optimal: it keeps the value and, for a decided
     /// position, brings the end one move closer (so a winner cannot cycle forever).
     pub fn is_best_move(&self, node: N, child: N) -> bool {
-        match (self.label(node), self.label(child)) {
-            (None, None) => true,
-            (Some(s), Some(c)) => {
-                c.side == s.side.opposite()
-                    && c.level == s.level
-                    && c.remoteness + 1 == s.remoteness
-            }
-            _ => false,
-        }
+        is_best_move(self.label(node), self.label(child))
     }
 
     /// The indices, in `children` order, of the optimal moves of `node`.
@@ -207,11 +190,23 @@ impl<N: NodeId> Solution<N> {
     }
 }
 
+/// Whether a move from a position labelled `node` to one labelled `child` is optimal (`None` is
+/// undecided, a draw): it keeps the value and, from a decided position, brings the end one move
+/// closer, so the winner wins as fast and the loser loses as slowly as possible, and a winner can
+/// never be led round a cycle.
+pub fn is_best_move(node: Option<Label>, child: Option<Label>) -> bool {
+    match (node, child) {
+        (None, None) => true,
+        (Some(s), Some(c)) => {
+            c.side == s.side.opposite() && c.level == s.level && c.remoteness + 1 == s.remoteness
+        }
+        _ => false,
+    }
+}
+
 /// Solves `graph` under `model` with its stored reverse edges.
 pub fn solve_graph(graph: &GameGraph, model: Model) -> Solution<u32> {
-    let moves = (0..graph.nodes() as u32)
-        .map(|u| graph.forward().degree(u))
-        .collect();
+    let moves = (0..graph.nodes() as u32).map(|u| graph.forward().degree(u)).collect();
     solve_with(graph, moves, graph.finals(), model)
 }
 
@@ -237,10 +232,7 @@ pub struct UnmovePredecessors<'g, G: Game> {
 impl<'g, G: Game> UnmovePredecessors<'g, G> {
     /// Walks `game` backwards.
     pub fn new(game: &'g G) -> Self {
-        Self {
-            game,
-            buffer: RefCell::new(Vec::new()),
-        }
+        Self { game, buffer: RefCell::new(Vec::new()) }
     }
 }
 

@@ -38,37 +38,22 @@ impl Tree {
     /// Reads the tree notation: a leaf is an integer; an inner node is an optional label followed
     /// by its children in parentheses, separated by spaces or commas.
     pub fn parse(source: &str) -> Result<Tree, ParseError> {
-        let mut parser = TreeParser {
-            chars: source.chars().collect(),
-            at: 0,
-            line: 1,
-            column: 1,
-            nodes: Vec::new(),
-        };
+        let mut parser =
+            TreeParser { chars: source.chars().collect(), at: 0, line: 1, column: 1, nodes: Vec::new() };
         parser.skip_space();
         parser.node(0)?;
         parser.skip_space();
         if parser.at < parser.chars.len() {
-            return Err(parser.error(format!(
-                "unexpected '{}' after the tree",
-                parser.chars[parser.at]
-            )));
+            return Err(parser.error(format!("unexpected '{}' after the tree", parser.chars[parser.at])));
         }
-        Ok(Tree {
-            nodes: parser.nodes,
-        })
+        Ok(Tree { nodes: parser.nodes })
     }
 
     /// A uniform tree with `branching` children per inner node, leaves at `depth`, leaf values drawn
     /// from `low..=high` by a generator seeded with `seed` (same seed, same tree).
     pub fn random(branching: u32, depth: u32, low: i32, high: i32, seed: u64) -> Tree {
         let mut rng = SplitMix64(seed);
-        let mut nodes = vec![TreeNode {
-            label: None,
-            children: Vec::new(),
-            value: None,
-            depth: 0,
-        }];
+        let mut nodes = vec![TreeNode { label: None, children: Vec::new(), value: None, depth: 0 }];
         let mut next = 0;
         while next < nodes.len() {
             let d = nodes[next].depth;
@@ -78,12 +63,7 @@ impl Tree {
             } else {
                 for _ in 0..branching.max(1) {
                     let id = nodes.len() as u32;
-                    nodes.push(TreeNode {
-                        label: None,
-                        children: Vec::new(),
-                        value: None,
-                        depth: d + 1,
-                    });
+                    nodes.push(TreeNode { label: None, children: Vec::new(), value: None, depth: d + 1 });
                     nodes[next].children.push(id);
                 }
             }
@@ -100,10 +80,7 @@ impl Tree {
     /// The name of the move to child `index` of `node`: the child's label, else its 0-based index.
     pub fn move_name(&self, node: u32, index: u32) -> String {
         let child = self.nodes[node as usize].children[index as usize];
-        self.nodes[child as usize]
-            .label
-            .clone()
-            .unwrap_or_else(|| index.to_string())
+        self.nodes[child as usize].label.clone().unwrap_or_else(|| index.to_string())
     }
 
     /// The name of the node reached by `path` (child indices from the root): its moves' names
@@ -120,9 +97,7 @@ impl Tree {
 
     /// The node reached by `path`.
     pub fn node_at(&self, path: &[u32]) -> u32 {
-        path.iter().fold(0u32, |node, &i| {
-            self.nodes[node as usize].children[i as usize]
-        })
+        path.iter().fold(0u32, |node, &i| self.nodes[node as usize].children[i as usize])
     }
 
     /// The minimax value of every node, from MAX's point of view.
@@ -154,12 +129,7 @@ impl Tree {
     /// Searches the whole tree with `algorithm`, children visited in `order`.
     pub fn analyze(&self, algorithm: Algorithm, order: MoveOrder) -> TreeAnalysis {
         let game = TreeGame::new(self, order);
-        let options = SearchOptions {
-            algorithm,
-            depth: u32::MAX,
-            record_pruned: true,
-            trace: true,
-        };
+        let options = SearchOptions { algorithm, depth: u32::MAX, record_pruned: true, trace: true };
         let result = search(&game, &0, options);
         TreeAnalysis::new(self, algorithm, order, result)
     }
@@ -201,11 +171,7 @@ impl<'t> TreeGame<'t> {
             MoveOrder::Natural => Vec::new(),
             _ => tree.minimax_values(),
         };
-        Self {
-            tree,
-            order,
-            values,
-        }
+        Self { tree, order, values }
     }
 
     /// `value` (MAX's view) from the point of view of the player to move at `node`.
@@ -325,13 +291,7 @@ impl TreeAnalysis {
                     StepKind::Prune => mark_subtree(tree, node, &mut is_pruned),
                     StepKind::Enter => {}
                 }
-                TreeStep {
-                    kind: s.kind,
-                    node: tree.path_name(&s.path),
-                    alpha,
-                    beta,
-                    value,
-                }
+                TreeStep { kind: s.kind, node: tree.path_name(&s.path), alpha, beta, value }
             })
             .collect();
         Self {
@@ -365,23 +325,11 @@ impl TreeAnalysis {
                 (None, Some(v)) => v.to_string(),
                 (None, None) => "?".into(),
             };
-            let style = if self.is_pruned[id] {
-                ", color=grey, fontcolor=grey"
-            } else {
-                ""
-            };
-            let label = if name.is_empty() {
-                value
-            } else {
-                format!("{name}\\n{value}")
-            };
+            let style = if self.is_pruned[id] { ", color=grey, fontcolor=grey" } else { "" };
+            let label = if name.is_empty() { value } else { format!("{name}\\n{value}") };
             let _ = writeln!(out, "  n{id} [label=\"{label}\", shape={shape}{style}];");
             for &c in &node.children {
-                let style = if self.is_pruned[c as usize] {
-                    " [style=dashed, color=grey]"
-                } else {
-                    ""
-                };
+                let style = if self.is_pruned[c as usize] { " [style=dashed, color=grey]" } else { "" };
                 let _ = writeln!(out, "  n{id} -> n{c}{style};");
             }
         }
@@ -449,21 +397,18 @@ impl TreeParser {
             return Err(self.error(format!("the tree is nested deeper than {MAX_DEPTH} levels")));
         }
         let id = self.nodes.len() as u32;
-        self.nodes.push(TreeNode {
-            label: None,
-            children: Vec::new(),
-            value: None,
-            depth: depth as u32,
-        });
+        self.nodes.push(TreeNode { label: None, children: Vec::new(), value: None, depth: depth as u32 });
         match self.peek() {
             Some(c) if c == '-' || c.is_ascii_digit() => {
                 let (line, column) = (self.line, self.column);
                 let text = self.take_while(|c| c == '-' || c.is_ascii_digit());
-                let value = text
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|v| v.abs() <= MAX_LEAF)
-                    .ok_or_else(|| ParseError::new(line, column, format!("'{text}' is not a leaf value (an integer of at most 10^9 in magnitude)")))?;
+                let value = text.parse::<i64>().ok().filter(|v| v.abs() <= MAX_LEAF).ok_or_else(|| {
+                    ParseError::new(
+                        line,
+                        column,
+                        format!("'{text}' is not a leaf value (an integer of at most 10^9 in magnitude)"),
+                    )
+                })?;
                 self.nodes[id as usize].value = Some(value as i32);
                 return Ok(id);
             }
@@ -472,17 +417,14 @@ impl TreeParser {
                 let label = self.take_while(|c| c.is_alphanumeric() || c == '_' || c == '\'');
                 self.skip_space();
                 if self.peek() != Some('(') {
-                    let message = format!("label '{label}' must be followed by '(' and children (leaves are integers)");
+                    let message =
+                        format!("label '{label}' must be followed by '(' and children (leaves are integers)");
                     return Err(ParseError::new(line, column, message));
                 }
                 self.nodes[id as usize].label = Some(label);
             }
             Some('(') => {}
-            Some(c) => {
-                return Err(self.error(format!(
-                    "expected a leaf value, a label or '(', found '{c}'"
-                )))
-            }
+            Some(c) => return Err(self.error(format!("expected a leaf value, a label or '(', found '{c}'"))),
             None => return Err(self.error("expected a tree, found the end of the input")),
         }
         self.bump(); // '('

@@ -38,12 +38,8 @@ impl Plain {
         seed_lose: impl Fn(Stake) -> bool,
     ) -> (Vec<bool>, Vec<bool>) {
         let n = self.succ.len();
-        let mut win: Vec<bool> = (0..n)
-            .map(|u| self.is_final(u) && seed_win(self.stakes[u]))
-            .collect();
-        let mut lose: Vec<bool> = (0..n)
-            .map(|u| self.is_final(u) && seed_lose(self.stakes[u]))
-            .collect();
+        let mut win: Vec<bool> = (0..n).map(|u| self.is_final(u) && seed_win(self.stakes[u])).collect();
+        let mut lose: Vec<bool> = (0..n).map(|u| self.is_final(u) && seed_lose(self.stakes[u])).collect();
         loop {
             let mut changed = false;
             for u in (0..n).filter(|&u| !self.is_final(u)) {
@@ -65,18 +61,14 @@ impl Plain {
     /// Outcome and remoteness by synchronous rounds: a position decided in round k has remoteness k.
     fn outcome_rounds(&self) -> Vec<(Outcome, Option<u32>)> {
         let n = self.succ.len();
-        let mut res: Vec<Option<(Outcome, u32)>> = (0..n)
-            .map(|u| self.is_final(u).then_some((Outcome::Lose, 0)))
-            .collect();
+        let mut res: Vec<Option<(Outcome, u32)>> =
+            (0..n).map(|u| self.is_final(u).then_some((Outcome::Lose, 0))).collect();
         for round in 1..=(n as u32 + 1) {
             let prev = res.clone();
             for u in (0..n).filter(|&u| prev[u].is_none()) {
-                let has_lose_child = self.succ[u]
-                    .iter()
-                    .any(|&v| matches!(prev[v], Some((Outcome::Lose, r)) if r < round));
-                let all_win = self.succ[u]
-                    .iter()
-                    .all(|&v| matches!(prev[v], Some((Outcome::Win, _))));
+                let has_lose_child =
+                    self.succ[u].iter().any(|&v| matches!(prev[v], Some((Outcome::Lose, r)) if r < round));
+                let all_win = self.succ[u].iter().all(|&v| matches!(prev[v], Some((Outcome::Win, _))));
                 if has_lose_child {
                     res[u] = Some((Outcome::Win, round));
                 } else if all_win {
@@ -84,9 +76,7 @@ impl Plain {
                 }
             }
         }
-        res.into_iter()
-            .map(|r| r.map_or((Outcome::Draw, None), |(o, r)| (o, Some(r))))
-            .collect()
+        res.into_iter().map(|r| r.map_or((Outcome::Draw, None), |(o, r)| (o, Some(r)))).collect()
     }
 
     fn naive(&self, model: Model) -> Vec<(Outcome, Option<Stake>)> {
@@ -152,19 +142,11 @@ impl Plain {
         let r = if self.is_final(u) {
             (Outcome::Lose, self.stakes[u], 0)
         } else {
-            let kids: Vec<_> = self.succ[u]
-                .iter()
-                .map(|&v| self.stakes_recursive(v, memo))
-                .collect();
+            let kids: Vec<_> = self.succ[u].iter().map(|&v| self.stakes_recursive(v, memo)).collect();
             let losing: Vec<_> = kids.iter().filter(|k| k.0 == Outcome::Lose).collect();
             if !losing.is_empty() {
                 let p = losing.iter().map(|k| k.1).max().unwrap();
-                let r = losing
-                    .iter()
-                    .filter(|k| k.1 == p)
-                    .map(|k| k.2)
-                    .min()
-                    .unwrap();
+                let r = losing.iter().filter(|k| k.1 == p).map(|k| k.2).min().unwrap();
                 (Outcome::Win, p, r + 1)
             } else {
                 let p = kids.iter().map(|k| k.1).min().unwrap();
@@ -184,11 +166,7 @@ impl Plain {
         let v = if self.is_final(u) {
             -self.stakes[u]
         } else {
-            self.succ[u]
-                .iter()
-                .map(|&v| -self.negamax(v, memo))
-                .max()
-                .unwrap()
+            self.succ[u].iter().map(|&v| -self.negamax(v, memo)).max().unwrap()
         };
         memo[u] = Some(v);
         v
@@ -216,8 +194,7 @@ fn cyclic_graph() -> impl Strategy<Value = Plain> {
 
 fn acyclic_graph() -> impl Strategy<Value = Plain> {
     (1usize..16).prop_flat_map(|n| {
-        let succ =
-            prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
+        let succ = prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
         let stakes = prop::collection::vec(-6i32..7, n);
         (succ, stakes).prop_map(move |(succ, stakes)| {
             let succ = succ
@@ -228,10 +205,7 @@ fn acyclic_graph() -> impl Strategy<Value = Plain> {
                     if later == 0 {
                         Vec::new()
                     } else {
-                        targets
-                            .into_iter()
-                            .map(|i| u + 1 + i.index(later))
-                            .collect()
+                        targets.into_iter().map(|i| u + 1 + i.index(later)).collect()
                     }
                 })
                 .collect();

@@ -24,12 +24,7 @@ fn check(source: &str, model: Model, expected: &[Expect]) {
             .map(|i| g.names[succ[i] as usize].as_str())
             .collect();
         assert_eq!(
-            (
-                sol.outcome(u),
-                sol.value(u),
-                sol.remoteness(u),
-                best.as_slice()
-            ),
+            (sol.outcome(u), sol.value(u), sol.remoteness(u), best.as_slice()),
             (e.outcome, e.value, e.remoteness, e.best),
             "{model} model, node {}",
             e.name
@@ -49,74 +44,26 @@ fn cycle_example_counts_only_stakes_the_winner_can_force() {
         CYCLE,
         Model::Stakes,
         &[
-            Expect {
-                name: "A",
-                outcome: Win,
-                value: Some(1),
-                remoteness: Some(1),
-                best: &["F"],
-            },
-            Expect {
-                name: "B",
-                outcome: Lose,
-                value: Some(1),
-                remoteness: Some(2),
-                best: &["A"],
-            },
-            Expect {
-                name: "F",
-                outcome: Lose,
-                value: Some(1),
-                remoteness: Some(0),
-                best: &[],
-            },
+            Expect { name: "A", outcome: Win, value: Some(1), remoteness: Some(1), best: &["F"] },
+            Expect { name: "B", outcome: Lose, value: Some(1), remoteness: Some(2), best: &["A"] },
+            Expect { name: "F", outcome: Lose, value: Some(1), remoteness: Some(0), best: &[] },
         ],
     );
     check(
         CYCLE,
         Model::Outcome,
         &[
-            Expect {
-                name: "A",
-                outcome: Win,
-                value: None,
-                remoteness: Some(1),
-                best: &["F"],
-            },
-            Expect {
-                name: "B",
-                outcome: Lose,
-                value: None,
-                remoteness: Some(2),
-                best: &["A"],
-            },
+            Expect { name: "A", outcome: Win, value: None, remoteness: Some(1), best: &["F"] },
+            Expect { name: "B", outcome: Lose, value: None, remoteness: Some(2), best: &["A"] },
         ],
     );
     check(
         CYCLE,
         Model::Minimax,
         &[
-            Expect {
-                name: "A",
-                outcome: Win,
-                value: Some(1),
-                remoteness: Some(1),
-                best: &["F"],
-            },
-            Expect {
-                name: "B",
-                outcome: Lose,
-                value: Some(-1),
-                remoteness: Some(2),
-                best: &["A"],
-            },
-            Expect {
-                name: "F",
-                outcome: Lose,
-                value: Some(-1),
-                remoteness: Some(0),
-                best: &[],
-            },
+            Expect { name: "A", outcome: Win, value: Some(1), remoteness: Some(1), best: &["F"] },
+            Expect { name: "B", outcome: Lose, value: Some(-1), remoteness: Some(2), best: &["A"] },
+            Expect { name: "F", outcome: Lose, value: Some(-1), remoteness: Some(0), best: &[] },
         ],
     );
 }
@@ -127,61 +74,19 @@ fn stakes_and_minimax_differ() {
         STAKES_VS_MINIMAX,
         Model::Stakes,
         &[
-            Expect {
-                name: "y",
-                outcome: Lose,
-                value: Some(-3),
-                remoteness: Some(0),
-                best: &[],
-            },
-            Expect {
-                name: "z",
-                outcome: Win,
-                value: Some(1),
-                remoteness: Some(1),
-                best: &["w"],
-            },
-            Expect {
-                name: "x",
-                outcome: Win,
-                value: Some(-3),
-                remoteness: Some(1),
-                best: &["y"],
-            },
+            Expect { name: "y", outcome: Lose, value: Some(-3), remoteness: Some(0), best: &[] },
+            Expect { name: "z", outcome: Win, value: Some(1), remoteness: Some(1), best: &["w"] },
+            Expect { name: "x", outcome: Win, value: Some(-3), remoteness: Some(1), best: &["y"] },
         ],
     );
     check(
         STAKES_VS_MINIMAX,
         Model::Minimax,
         &[
-            Expect {
-                name: "y",
-                outcome: Win,
-                value: Some(3),
-                remoteness: Some(0),
-                best: &[],
-            },
-            Expect {
-                name: "w",
-                outcome: Lose,
-                value: Some(-1),
-                remoteness: Some(0),
-                best: &[],
-            },
-            Expect {
-                name: "z",
-                outcome: Win,
-                value: Some(1),
-                remoteness: Some(1),
-                best: &["w"],
-            },
-            Expect {
-                name: "x",
-                outcome: Lose,
-                value: Some(-1),
-                remoteness: Some(2),
-                best: &["z"],
-            },
+            Expect { name: "y", outcome: Win, value: Some(3), remoteness: Some(0), best: &[] },
+            Expect { name: "w", outcome: Lose, value: Some(-1), remoteness: Some(0), best: &[] },
+            Expect { name: "z", outcome: Win, value: Some(1), remoteness: Some(1), best: &["w"] },
+            Expect { name: "x", outcome: Lose, value: Some(-1), remoteness: Some(2), best: &["z"] },
         ],
     );
 }
@@ -192,50 +97,20 @@ fn acyclic_fixture() {
         ACYCLIC,
         Model::Stakes,
         &[
-            Expect {
-                name: "b",
-                outcome: Win,
-                value: Some(5),
-                remoteness: Some(1),
-                best: &["d"],
-            },
-            Expect {
-                name: "c",
-                outcome: Win,
-                value: Some(7),
-                remoteness: Some(1),
-                best: &["f"],
-            },
-            Expect {
-                name: "a",
-                outcome: Lose,
-                value: Some(5),
-                remoteness: Some(2),
-                best: &["b"],
-            },
+            Expect { name: "b", outcome: Win, value: Some(5), remoteness: Some(1), best: &["d"] },
+            Expect { name: "c", outcome: Win, value: Some(7), remoteness: Some(1), best: &["f"] },
+            Expect { name: "a", outcome: Lose, value: Some(5), remoteness: Some(2), best: &["b"] },
         ],
     );
     check(
         ACYCLIC,
         Model::Outcome,
-        &[Expect {
-            name: "a",
-            outcome: Lose,
-            value: None,
-            remoteness: Some(2),
-            best: &["b", "c"],
-        }],
+        &[Expect { name: "a", outcome: Lose, value: None, remoteness: Some(2), best: &["b", "c"] }],
     );
     check(
         ACYCLIC,
         Model::Minimax,
-        &[Expect {
-            name: "a",
-            outcome: Lose,
-            value: Some(-5),
-            remoteness: Some(2),
-            best: &["b"],
-        }],
+        &[Expect { name: "a", outcome: Lose, value: Some(-5), remoteness: Some(2), best: &["b"] }],
     );
 }
 

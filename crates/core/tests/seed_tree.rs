@@ -9,10 +9,7 @@ const SEED: &str = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
 fn minimax_visits_all_nine_leaves() {
     let tree = Tree::parse(SEED).unwrap();
     let r = tree.analyze(Algorithm::Minimax, MoveOrder::Natural);
-    assert_eq!(
-        (r.value, r.best.as_deref(), r.leaves, r.nodes),
-        (4, Some("B"), 9, 13)
-    );
+    assert_eq!((r.value, r.best.as_deref(), r.leaves, r.nodes), (4, Some("B"), 9, 13));
     assert!(r.pruned.is_empty());
 }
 
@@ -20,33 +17,17 @@ fn minimax_visits_all_nine_leaves() {
 fn alphabeta_prunes_c_7_and_5_and_d_10() {
     let tree = Tree::parse(SEED).unwrap();
     let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
-    assert_eq!(
-        (r.value, r.best.as_deref(), r.leaves, r.nodes),
-        (4, Some("B"), 6, 10)
-    );
+    assert_eq!((r.value, r.best.as_deref(), r.leaves, r.nodes), (4, Some("B"), 6, 10));
     assert_eq!(r.pruned, ["C/1", "C/2", "D/2"]);
     // The windows of the seed's walk-through: C is entered with alpha 4, D too, and they return
     // the bounds 3 and 2.
-    let enter = |name: &str| {
-        r.trace
-            .iter()
-            .find(|s| s.kind == StepKind::Enter && s.node == name)
-            .unwrap()
-            .clone()
-    };
+    let enter =
+        |name: &str| r.trace.iter().find(|s| s.kind == StepKind::Enter && s.node == name).unwrap().clone();
     assert_eq!((enter("C").alpha, enter("C").beta), (Some(4), None));
     assert_eq!((enter("D").alpha, enter("D").beta), (Some(4), None));
-    let exit = |name: &str| {
-        r.trace
-            .iter()
-            .find(|s| s.kind == StepKind::Exit && s.node == name)
-            .unwrap()
-            .value
-    };
-    assert_eq!(
-        (exit("B"), exit("C"), exit("D"), exit("")),
-        (Some(4), Some(3), Some(2), Some(4))
-    );
+    let exit =
+        |name: &str| r.trace.iter().find(|s| s.kind == StepKind::Exit && s.node == name).unwrap().value;
+    assert_eq!((exit("B"), exit("C"), exit("D"), exit("")), (Some(4), Some(3), Some(2), Some(4)));
 }
 
 #[test]

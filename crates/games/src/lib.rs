@@ -46,8 +46,7 @@ pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "tictactoe",
         summary: "tic-tac-toe on 3 x 3, X moves first",
-        positions:
-            "9 cells row by row, X, O or . (X...O....); the side to move follows from the counts",
+        positions: "9 cells row by row, X, O or . (X...O....); the side to move follows from the counts",
         moves: "the cell, 1 to 9 row by row from the top left",
     },
     GameInfo {
@@ -65,12 +64,7 @@ pub struct UnknownGame(pub String);
 impl fmt::Display for UnknownGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        write!(
-            f,
-            "unknown game '{}' (built-in games: {})",
-            self.0,
-            names.join(", ")
-        )
+        write!(f, "unknown game '{}' (built-in games: {})", self.0, names.join(", "))
     }
 }
 

@@ -21,9 +21,7 @@ pub struct Nim {
 impl Default for Nim {
     /// The classic 3, 4, 5.
     fn default() -> Self {
-        Self {
-            start: vec![3, 4, 5],
-        }
+        Self { start: vec![3, 4, 5] }
     }
 }
 
@@ -53,10 +51,7 @@ impl Game for Nim {
 
     fn moves(&self, heaps: &Vec<u16>, moves: &mut Vec<Take>) {
         for (i, &h) in heaps.iter().enumerate() {
-            moves.extend((1..=h).map(|count| Take {
-                heap: i as u8,
-                count,
-            }));
+            moves.extend((1..=h).map(|count| Take { heap: i as u8, count }));
         }
     }
 
@@ -83,17 +78,12 @@ impl Notation for Nim {
                 _ => {
                     return Err(NotationError::new(
                         start,
-                        format!(
-                            "'{trimmed}' is not a heap size (a whole number from 0 to {MAX_HEAP})"
-                        ),
+                        format!("'{trimmed}' is not a heap size (a whole number from 0 to {MAX_HEAP})"),
                     ))
                 }
             }
             if heaps.len() > MAX_HEAPS {
-                return Err(NotationError::new(
-                    start,
-                    format!("at most {MAX_HEAPS} heaps"),
-                ));
+                return Err(NotationError::new(start, format!("at most {MAX_HEAPS} heaps")));
             }
             column += field.chars().count() + 1;
         }
@@ -101,11 +91,7 @@ impl Notation for Nim {
     }
 
     fn format_position(&self, heaps: &Vec<u16>) -> String {
-        heaps
-            .iter()
-            .map(u16::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
+        heaps.iter().map(u16::to_string).collect::<Vec<_>>().join(",")
     }
 
     fn parse_move(&self, heaps: &Vec<u16>, text: &str) -> Result<Take, NotationError> {
@@ -127,10 +113,7 @@ impl Notation for Nim {
         };
         let size = heaps[heap_no - 1];
         match count.trim().parse::<u16>() {
-            Ok(c) if c >= 1 && c <= size => Ok(Take {
-                heap: (heap_no - 1) as u8,
-                count: c,
-            }),
+            Ok(c) if c >= 1 && c <= size => Ok(Take { heap: (heap_no - 1) as u8, count: c }),
             _ => Err(NotationError::new(
                 heap.len() + 2,
                 format!("heap {heap_no} has {size} stones: take from 1 to {size}, not '{count}'"),
@@ -146,14 +129,7 @@ impl Notation for Nim {
         heaps
             .iter()
             .enumerate()
-            .map(|(i, &h)| {
-                format!(
-                    "heap {}: {:>3} {}",
-                    i + 1,
-                    h,
-                    "|".repeat(h.min(60) as usize)
-                )
-            })
+            .map(|(i, &h)| format!("heap {}: {:>3} {}", i + 1, h, "|".repeat(h.min(60) as usize)))
             .collect::<Vec<_>>()
             .join("\n")
     }

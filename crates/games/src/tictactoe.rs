@@ -60,15 +60,8 @@ impl Board {
     }
 
     fn map(self, image: &[u8; 9]) -> Board {
-        let permute = |m: u16| {
-            (0..9)
-                .filter(|&c| m >> c & 1 == 1)
-                .fold(0u16, |acc, c| acc | 1 << image[c])
-        };
-        Board {
-            x: permute(self.x),
-            o: permute(self.o),
-        }
+        let permute = |m: u16| (0..9).filter(|&c| m >> c & 1 == 1).fold(0u16, |acc, c| acc | 1 << image[c]);
+        Board { x: permute(self.x), o: permute(self.o) }
     }
 }
 
@@ -95,15 +88,9 @@ impl Game for TicTacToe {
     fn play(&self, pos: &Board, mv: u8) -> Board {
         let bit = 1 << mv;
         if pos.x_to_move() {
-            Board {
-                x: pos.x | bit,
-                ..*pos
-            }
+            Board { x: pos.x | bit, ..*pos }
         } else {
-            Board {
-                o: pos.o | bit,
-                ..*pos
-            }
+            Board { o: pos.o | bit, ..*pos }
         }
     }
 
@@ -122,10 +109,7 @@ impl Notation for TicTacToe {
         let mut cells = 0;
         for (i, ch) in text.trim_end().chars().enumerate() {
             if cells == 9 {
-                return Err(NotationError::new(
-                    i + 1,
-                    "a board has 9 cells; remove the extra characters",
-                ));
+                return Err(NotationError::new(i + 1, "a board has 9 cells; remove the extra characters"));
             }
             match ch {
                 'X' | 'x' => board.x |= 1 << cells,
@@ -141,10 +125,7 @@ impl Notation for TicTacToe {
             cells += 1;
         }
         if cells < 9 {
-            return Err(NotationError::new(
-                cells + 1,
-                format!("a board has 9 cells, found {cells}"),
-            ));
+            return Err(NotationError::new(cells + 1, format!("a board has 9 cells, found {cells}")));
         }
         let (nx, no) = (board.x.count_ones(), board.o.count_ones());
         if nx != no && nx != no + 1 {
@@ -206,21 +187,9 @@ impl Notation for TicTacToe {
                 s[c]
             }
         };
-        let row = |r: usize| {
-            format!(
-                " {} | {} | {}",
-                cell(3 * r),
-                cell(3 * r + 1),
-                cell(3 * r + 2)
-            )
-        };
+        let row = |r: usize| format!(" {} | {} | {}", cell(3 * r), cell(3 * r + 1), cell(3 * r + 2));
         let to_move = if pos.x_to_move() { 'X' } else { 'O' };
-        format!(
-            "{}\n---+---+---\n{}\n---+---+---\n{}\n({to_move} to move)",
-            row(0),
-            row(1),
-            row(2)
-        )
+        format!("{}\n---+---+---\n{}\n---+---+---\n{}\n({to_move} to move)", row(0), row(1), row(2))
     }
 }
 
@@ -230,9 +199,7 @@ impl DenseIndex for TicTacToe {
     }
 
     fn index(&self, pos: &Board) -> u64 {
-        (0..9).rev().fold(0, |acc, c| {
-            acc * 3 + u64::from(pos.x >> c & 1) + 2 * u64::from(pos.o >> c & 1)
-        })
+        (0..9).rev().fold(0, |acc, c| acc * 3 + u64::from(pos.x >> c & 1) + 2 * u64::from(pos.o >> c & 1))
     }
 
     fn position(&self, index: u64) -> Option<Board> {
@@ -258,15 +225,9 @@ impl Unmoves for TicTacToe {
         for c in (0..9).filter(|&c| last_mover >> c & 1 == 1) {
             let bit = !(1u16 << c);
             let before = if pos.x_to_move() {
-                Board {
-                    o: pos.o & bit,
-                    ..*pos
-                }
+                Board { o: pos.o & bit, ..*pos }
             } else {
-                Board {
-                    x: pos.x & bit,
-                    ..*pos
-                }
+                Board { x: pos.x & bit, ..*pos }
             };
             if !has_line(before.x) && !has_line(before.o) {
                 out.push(before);
@@ -283,11 +244,7 @@ impl PositionKey for TicTacToe {
 
 impl Symmetry for TicTacToe {
     fn canonical(&self, pos: &Board) -> Board {
-        SYMMETRIES
-            .iter()
-            .map(|s| pos.map(s))
-            .min()
-            .expect("eight symmetries")
+        SYMMETRIES.iter().map(|s| pos.map(s)).min().expect("eight symmetries")
     }
 }
 

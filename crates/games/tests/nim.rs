@@ -10,11 +10,7 @@ fn check_bouton(start: &str) -> usize {
     let sol = g.solve(Model::Minimax);
     for (id, heaps) in g.positions.iter().enumerate() {
         let xor = heaps.iter().fold(0, |x, &h| x ^ h);
-        let expected = if xor != 0 {
-            Outcome::Win
-        } else {
-            Outcome::Lose
-        };
+        let expected = if xor != 0 { Outcome::Win } else { Outcome::Lose };
         assert_eq!(sol.outcome(id as u32), expected, "{heaps:?}");
         // Best moves of a won position leave a zero xor.
         let edges: Vec<_> = g.edges(id as u32).collect();
@@ -46,10 +42,7 @@ fn notation_errors_name_the_column() {
     assert_eq!(nim.parse_position("3, x,5").unwrap_err().column, 4);
     assert_eq!(nim.parse_position("3,4,-1").unwrap_err().column, 5);
     let heaps = nim.parse_position("3,4,5").unwrap();
-    assert_eq!(
-        nim.format_move(&heaps, nim.parse_move(&heaps, "2:3").unwrap()),
-        "2:3"
-    );
+    assert_eq!(nim.format_move(&heaps, nim.parse_move(&heaps, "2:3").unwrap()), "2:3");
     assert!(nim.parse_move(&heaps, "2:5").is_err());
     assert!(nim.parse_move(&heaps, "4:1").is_err());
     assert!(nim.parse_move(&heaps, "1:0").is_err());

@@ -14,24 +14,11 @@ fn explored() -> ExploredGame<TicTacToe> {
 fn counts_match_the_published_figures() {
     let g = explored();
     assert_eq!(g.positions.len(), 5478);
-    let finals: Vec<_> = g
-        .positions
-        .iter()
-        .filter(|p| g.graph.is_final(g.id(p).unwrap()))
-        .collect();
+    let finals: Vec<_> = g.positions.iter().filter(|p| g.graph.is_final(g.id(p).unwrap())).collect();
     assert_eq!(finals.len(), 958);
-    let x_wins = finals
-        .iter()
-        .filter(|p| p.last_mover_won() && !p.x_to_move())
-        .count();
-    let o_wins = finals
-        .iter()
-        .filter(|p| p.last_mover_won() && p.x_to_move())
-        .count();
-    assert_eq!(
-        (x_wins, o_wins, finals.len() - x_wins - o_wins),
-        (626, 316, 16)
-    );
+    let x_wins = finals.iter().filter(|p| p.last_mover_won() && !p.x_to_move()).count();
+    let o_wins = finals.iter().filter(|p| p.last_mover_won() && p.x_to_move()).count();
+    assert_eq!((x_wins, o_wins, finals.len() - x_wins - o_wins), (626, 316, 16));
 }
 
 #[test]
@@ -71,19 +58,10 @@ fn full_depth_search_agrees_with_retrograde_analysis() {
         let expected = sol.value(id as u32).unwrap();
         for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta] {
             let r = search(&TicTacToe, pos, SearchOptions::new(algorithm, 9));
-            assert_eq!(
-                r.value / FINAL_SCALE,
-                expected,
-                "{}",
-                TicTacToe.format_position(pos)
-            );
+            assert_eq!(r.value / FINAL_SCALE, expected, "{}", TicTacToe.format_position(pos));
             if let Some(best) = r.best {
                 let child = g.id(&TicTacToe.play(pos, best)).unwrap();
-                assert_eq!(
-                    sol.value(child),
-                    Some(-expected),
-                    "best move must achieve the value"
-                );
+                assert_eq!(sol.value(child), Some(-expected), "best move must achieve the value");
             }
         }
     }
