@@ -269,41 +269,61 @@ impl GameVisitor for PlayVisitor<'_> {
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();
         for ply in 0.. {
-            println!("\n{}", game.render(&pos));
             let (entry, moves) = analyze(&game, &pos, |p| solved.entry(p))?;
-            if moves.is_empty() {
-                let end = match entry.value {
-                    Some(0) => "draw".to_string(),
-                    _ => format!(
-                        "the player to move has lost ({})",
-                        describe(entry.outcome, entry.value, None)
-                    ),
-                };
-                println!("game over: {end}");
-                return Ok(());
-            }
-            println!(
-                "value for the player to move: {}",
-                describe(entry.outcome, entry.value, entry.remoteness)
-            );
-            for m in &moves {
-                println!("  {:>6}  {}", m.notation, m.describe());
-            }
             let human = match args.you {
                 Seat::First => ply % 2 == 0,
                 Seat::Second => ply % 2 == 1,
                 Seat::Both => true,
                 Seat::None => false,
             };
+            let over = moves.is_empty();
+            if args.json {
+                println!(
+                    "{}",
+                    json!({
+                        "position": game.format_position(&pos),
+                        "outcome": entry.outcome.name(),
+                        "value": entry.value,
+                        "remoteness": entry.remoteness,
+                        "moves": moves.iter().map(MoveValue::to_json).collect::<Vec<_>>(),
+                        "to_move": if over { "nobody" } else if human { "you" } else { "engine" },
+                    })
+                );
+            } else {
+                println!("\n{}", game.render(&pos));
+                if over {
+                    let end = match entry.value {
+                        Some(0) => "draw".to_string(),
+                        _ => format!(
+                            "the player to move has lost ({})",
+                            describe(entry.outcome, entry.value, None)
+                        ),
+                    };
+                    println!("game over: {end}");
+                } else {
+                    println!(
+                        "value for the player to move: {}",
+                        describe(entry.outcome, entry.value, entry.remoteness)
+                    );
+                    for m in &moves {
+                        println!("  {:>6}  {}", m.notation, m.describe());
+                    }
+                }
+            }
+            if over {
+                return Ok(());
+            }
             let mv = if human {
-                match read_move(&game, &pos, &mut lines)? {
+                match read_move(&game, &pos, &mut lines, args.json)? {
                     Some(mv) => mv,
                     None => return Ok(()),
                 }
             } else {
                 // Perfect play: the first optimal move (fastest win, slowest loss, or a draw).
                 let chosen = moves.iter().find(|m| m.best).unwrap_or(&moves[0]);
-                println!("engine plays {}", chosen.notation);
+                if !args.json {
+                    println!("engine plays {}", chosen.notation);
+                }
                 chosen.mv
             };
             pos = game.play(&pos, mv);
@@ -317,9 +337,12 @@ fn read_move<G: Notation>(
     game: &G,
     pos: &G::Position,
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    json: bool,
 ) -> Result<Option<G::Move>> {
     loop {
-        println!("your move (or 'quit'):");
+        if !json {
+            println!("your move (or 'quit'):");
+        }
         let Some(line) = lines.next() else { return Ok(None) };
         let line = line.context("cannot read standard input")?;
         let text = line.trim();
@@ -328,6 +351,9 @@ fn read_move<G: Notation>(
         }
         match game.parse_move(pos, text) {
             Ok(mv) => return Ok(Some(mv)),
+            Err(e) if json => {
+                println!("{}", json!({ "error": format!("'{text}' is not a legal move: {}", e.message) }))
+            }
             Err(e) => println!("'{text}' is not a legal move: {}", e.message),
         }
     }

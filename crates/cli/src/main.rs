@@ -163,6 +163,10 @@ struct PlayArgs {
     /// Which moves you make; the engine makes the others.
     #[arg(long, value_enum, default_value_t = Seat::First)]
     you: Seat,
+    /// One JSON object per line for each position (its value, every move's value, the move
+    /// played), for programs that play through a pipe.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Who makes the moves in `play`.

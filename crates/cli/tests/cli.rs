@@ -1,0 +1,237 @@
+//! The `gamegraph` command end to end: outputs of every command and the handling of bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args, "");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// Runs a command that must fail cleanly: non-zero exit, a one-line message, no panic.
+fn fails(args: &[&str], stdin: &str) -> String {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line expected, got {stderr}");
+    stderr
+}
+
+const SEED_TREE: &str = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
+
+#[test]
+fn tree_reports_the_seed_example() {
+    let ab = json(&["tree", SEED_TREE, "--json"]);
+    assert_eq!(ab["value"], 4);
+    assert_eq!(ab["best"], "B");
+    assert_eq!(ab["leaves"], 6);
+    assert_eq!(ab["pruned"], serde_json::json!(["C/1", "C/2", "D/2"]));
+    let mm = json(&["tree", SEED_TREE, "--algo", "minimax", "--json"]);
+    assert_eq!((mm["value"].as_i64(), mm["leaves"].as_i64()), (Some(4), Some(9)));
+    let traced = json(&["tree", SEED_TREE, "--json", "--trace"]);
+    let steps = traced["trace"].as_array().unwrap();
+    assert_eq!(steps.iter().filter(|s| s["step"] == "prune").count(), 3);
+    let dot = ok(&["tree", SEED_TREE, "--dot"]);
+    assert_eq!(dot.matches("style=dashed").count(), 3);
+    let from_stdin = run(&["tree", "-", "--json"], "((4 9 6)\n (3 7 5)\n (8 2 10))\n");
+    let v: Value = serde_json::from_slice(&from_stdin.stdout).unwrap();
+    assert_eq!((v["value"].as_i64(), v["best"].as_str()), (Some(4), Some("0")));
+}
+
+#[test]
+fn graph_solves_the_reference_fixtures() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cycle.txt");
+    std::fs::write(&file, "A -> B F\nB -> A\nF = 1\n").unwrap();
+    let path = file.to_str().unwrap();
+    let stakes = json(&["graph", path, "--model", "stakes", "--json"]);
+    assert_eq!(stakes["model"], "stakes");
+    assert_eq!(stakes["positions"]["A"]["value"], 1);
+    assert_eq!(stakes["positions"]["A"]["best"], serde_json::json!(["F"]));
+    assert_eq!(stakes["positions"]["B"]["outcome"], "lose");
+    let outcome = json(&["graph", path, "--model", "outcome", "--json"]);
+    assert_eq!(outcome["positions"]["A"]["value"], Value::Null);
+    assert_eq!(outcome["positions"]["B"]["remoteness"], 2);
+
+    let fixture = "x -> y z\ny = -3\nz -> w\nw = 1\n";
+    let out = run(&["graph", "-", "--model", "minimax", "--json"], fixture);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["positions"]["x"]["value"], -1);
+    assert_eq!(v["positions"]["x"]["best"], serde_json::json!(["z"]));
+    let out = run(&["graph", "-", "--model", "stakes", "--csv"], fixture);
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.contains("\nx,win,-3,1,y\n"), "{csv}");
+
+    let edges = run(&["graph", "-", "--format", "edges", "--json"], "0 1\n0 2\n1 0\n2 = 1\n");
+    let v: Value = serde_json::from_slice(&edges.stdout).unwrap();
+    assert_eq!(v["positions"]["0"]["value"], 1);
+    let dot = run(&["graph", "-", "--dot"], fixture);
+    assert!(String::from_utf8(dot.stdout).unwrap().starts_with("digraph"));
+}
+
+#[test]
+fn bad_graphs_name_line_and_column() {
+    let err = fails(&["graph", "-"], "a -> b\nb = three\n");
+    assert!(err.contains("line 2, column 5"), "{err}");
+    let err = fails(&["graph", "-"], "a -> b\na = 1\n");
+    assert!(err.contains("line 2"), "{err}");
+    let err = fails(&["graph", "-", "--format", "edges"], "0 1\nx 2\n");
+    assert!(err.contains("line 2, column 1"), "{err}");
+    let err = fails(&["graph", "/nonexistent/graph.txt"], "");
+    assert!(err.contains("/nonexistent/graph.txt"), "{err}");
+    let err = fails(&["tree", "A(B(4 9 6) C(3 7 5)"], "");
+    assert!(err.contains("line 1, column 20"), "{err}");
+    let err = fails(&["tree", "A(4 x)"], "");
+    assert!(err.contains("column 5"), "{err}");
+}
+
+#[test]
+fn bad_options_are_refused() {
+    for args in [
+        &["graph", "-", "--model", "bogus"][..],
+        &["tree", SEED_TREE, "--order", "sideways"],
+        &["solve"],
+        &["bench", "graph", "--nodes", "many"],
+    ] {
+        let out = run(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+    let err = fails(&["solve", "chess"], "");
+    assert!(err.contains("unknown game 'chess'"), "{err}");
+}
+
+#[test]
+fn solve_gives_every_move_value() {
+    let start = json(&["solve", "tictactoe", "--json"]);
+    assert_eq!(start["outcome"], "draw");
+    assert_eq!(start["value"], 0);
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    assert!(moves.iter().all(|m| m["outcome"] == "draw"));
+    assert_eq!(start["best"].as_array().unwrap().len(), 9);
+
+    // X to move can win at once on 3 (top row): the fastest win is the only best move.
+    let v = json(&["solve", "tictactoe", "XX.OO....", "--json"]);
+    assert_eq!((v["outcome"].as_str(), v["remoteness"].as_u64()), (Some("win"), Some(1)));
+    assert_eq!(v["best"], serde_json::json!(["3"]));
+
+    let nim = json(&["solve", "nim", "1,2,3", "--json"]);
+    assert_eq!(nim["outcome"], "lose");
+    let nim = json(&["solve", "nim", "3,4,5", "--json"]);
+    assert_eq!((nim["outcome"].as_str(), nim["best"].clone()), (Some("win"), serde_json::json!(["1:2"])));
+
+    let err = fails(&["solve", "tictactoe", "XX?......"], "");
+    assert!(err.contains("column 3"), "{err}");
+    let err = fails(&["solve", "nim", "1,2,3", "--limit", "5"], "");
+    assert!(err.contains("more than 5 positions"), "{err}");
+}
+
+#[test]
+fn build_writes_a_database_that_solve_reads_back() {
+    let v = json(&["build", "tictactoe", "--json"]);
+    assert_eq!((v["positions"].as_u64(), v["terminal"].as_u64()), (Some(5478), Some(958)));
+    assert_eq!(v["start"]["outcome"], "draw");
+    let total = v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
+    assert_eq!(total, 5478);
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ttt.db");
+    let db_path = db.to_str().unwrap();
+    json(&["build", "tictactoe", "--out", db_path, "--json"]);
+    let from_db = json(&["solve", "tictactoe", "X...O....", "--db", db_path, "--json"]);
+    let solved = json(&["solve", "tictactoe", "X...O....", "--json"]);
+    assert_eq!(from_db, solved);
+
+    // A damaged database is refused, never misread.
+    let mut bytes = std::fs::read(&db).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&db, &bytes).unwrap();
+    let err = fails(&["solve", "tictactoe", "--db", db_path], "");
+    assert!(err.contains("checksum"), "{err}");
+    let err = fails(&["solve", "nim", "--db", db_path], "");
+    assert!(err.contains("ttt.db"), "{err}");
+
+    // A database of another game is refused.
+    let nim_db = dir.path().join("nim.db");
+    json(&["build", "nim", "--out", nim_db.to_str().unwrap(), "--json"]);
+    let err = fails(&["solve", "tictactoe", "--db", nim_db.to_str().unwrap()], "");
+    assert!(err.contains("database of nim"), "{err}");
+}
+
+#[test]
+fn a_failed_build_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("sub");
+    std::fs::create_dir(&target).unwrap();
+    // The output path is a directory: the rename fails and nothing is left behind.
+    fails(&["build", "tictactoe", "--out", target.to_str().unwrap()], "");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["sub"]);
+    fails(&["build", "tictactoe", "--out", "/nonexistent/dir/ttt.db"], "");
+}
+
+#[test]
+fn play_against_perfect_play() {
+    // The engine plays both sides from the start: perfect play draws.
+    let out = ok(&["play", "tictactoe", "--you", "none"]);
+    assert!(out.trim_end().ends_with("game over: draw"), "{out}");
+    // You play X (5, then 2, then quit); the engine answers; each JSON line shows every move's value.
+    let out = run(&["play", "tictactoe", "--you", "first", "--json"], "5\n2\nquit\n");
+    assert!(out.status.success());
+    let turns: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(turns[0]["to_move"], "you");
+    assert_eq!(turns[0]["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(turns[1]["to_move"], "engine");
+    assert_eq!(turns[1]["position"], "....X....");
+    // The engine never moves into a lost position.
+    assert_eq!(turns[2]["outcome"], "draw");
+    // Engine against engine from a won position: the winner wins as fast as possible.
+    let out = run(&["play", "tictactoe", "XX.OO....", "--you", "none", "--json"], "");
+    let turns: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(turns[1]["position"], "XXXOO....");
+    // Illegal input is answered and asked again, not fatal.
+    let out = run(&["play", "nim", "1,1", "--you", "both"], "9:9\n1:1\n2:1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("'9:9' is not a legal move"), "{text}");
+    assert!(text.contains("game over"), "{text}");
+}
+
+#[test]
+fn bench_graph_reports_every_model() {
+    let v = json(&["bench", "graph", "--nodes", "2000", "--edges", "10000", "--seed", "5", "--json"]);
+    assert_eq!((v["nodes"].as_u64(), v["edges"].as_u64()), (Some(2000), Some(10000)));
+    let solves = v["solve"].as_array().unwrap();
+    assert_eq!(solves.len(), 3);
+    for s in solves {
+        let total = ["win", "lose", "draw"].iter().map(|k| s[k].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(total, 2000);
+    }
+    // Same seed, same graph, same counts.
+    let again = json(&["bench", "graph", "--nodes", "2000", "--edges", "10000", "--seed", "5", "--json"]);
+    assert_eq!(v["solve"][2]["win"], again["solve"][2]["win"]);
+}
