@@ -2,15 +2,19 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
+use gamegraph::engine::{Engine, Limits};
 use gamegraph::random_graph::random_graph;
+use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
-use gamegraph::{Model, Outcome};
+use gamegraph::tree::{MoveOrder, Tree};
+use gamegraph::{Model, Notation, Outcome};
+use gamegraph_games::Connect4;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::io::print_json;
-use crate::BenchGraphArgs;
+use crate::{BenchConnect4Args, BenchGraphArgs, BenchOrderingArgs};
 
 /// Runs `work` under a spinner (shown only on a terminal) and times it.
 fn phase<T>(message: &str, work: impl FnOnce() -> T) -> (T, Duration) {
@@ -86,6 +90,163 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     }
     if let Some(bytes) = peak {
         println!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+    }
+    Ok(())
+}
+
+/// One line of a Connect 4 test file.
+struct TestPosition {
+    line: usize,
+    moves: String,
+    score: i32,
+}
+
+fn read_test_file(path: &std::path::Path, first: Option<usize>) -> Result<Vec<TestPosition>> {
+    let text = crate::io::read_text(path)?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut fields = line.split_whitespace();
+        let Some(moves) = fields.next() else { continue };
+        let score = fields
+            .next()
+            .and_then(|s| s.parse().ok())
+            .with_context(|| format!("{} line {}: expected 'moves score'", path.display(), i + 1))?;
+        out.push(TestPosition { line: i + 1, moves: moves.to_string(), score });
+        if first.is_some_and(|n| out.len() >= n) {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
+    let game = Connect4::default();
+    let settings = args.engine.settings();
+    let engine = Engine::new(&game, settings.clone());
+    let mut files = Vec::new();
+    for path in &args.files {
+        let positions = read_test_file(path, args.first)?;
+        let bar = ProgressBar::new(positions.len() as u64).with_message(path.display().to_string());
+        if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})") {
+            bar.set_style(style);
+        }
+        let (mut correct, mut nodes, mut time, mut worst) = (0usize, 0u64, Duration::ZERO, Duration::ZERO);
+        let mut wrong = Vec::new();
+        for p in &positions {
+            let pos = game
+                .parse_position(&p.moves)
+                .with_context(|| format!("{} line {}: bad position '{}'", path.display(), p.line, p.moves))?;
+            engine.clear();
+            let r = engine.solve(&pos, Limits::default());
+            nodes += r.stats.nodes;
+            time += r.elapsed;
+            worst = worst.max(r.elapsed);
+            if r.value == p.score {
+                correct += 1;
+            } else {
+                wrong.push(format!("line {}: {} scored {} instead of {}", p.line, p.moves, r.value, p.score));
+            }
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        let n = positions.len().max(1) as f64;
+        files.push((path.display().to_string(), correct, positions.len(), time, nodes, worst, wrong, n));
+    }
+    if args.output.json {
+        let out: Vec<_> = files
+            .iter()
+            .map(|(name, correct, total, time, nodes, worst, wrong, n)| {
+                json!({
+                    "file": name, "correct": correct, "total": total,
+                    "mean_seconds": time.as_secs_f64() / n, "max_seconds": worst.as_secs_f64(),
+                    "mean_nodes": *nodes as f64 / n,
+                    "nodes_per_second": *nodes as f64 / time.as_secs_f64().max(1e-9),
+                    "wrong": wrong,
+                })
+            })
+            .collect();
+        return print_json(
+            &json!({ "threads": settings.threads, "hash_mib": settings.tt_mib, "files": out }),
+        );
+    }
+    println!(
+        "threads {}, table {} MiB, table cleared before each position",
+        settings.threads, settings.tt_mib
+    );
+    println!(
+        "{:<28} {:>11} {:>13} {:>13} {:>14} {:>10}",
+        "file", "correct", "mean time", "max time", "mean nodes", "Mnodes/s"
+    );
+    for (name, correct, total, time, nodes, worst, wrong, n) in &files {
+        let short =
+            std::path::Path::new(name).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+        println!(
+            "{:<28} {:>11} {:>13} {:>13} {:>14.1} {:>10.2}",
+            short,
+            format!("{correct}/{total}"),
+            human_time(time.as_secs_f64() / n),
+            human_time(worst.as_secs_f64()),
+            *nodes as f64 / n,
+            *nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6
+        );
+        for w in wrong {
+            println!("  wrong: {w}");
+        }
+    }
+    if files.iter().any(|f| f.1 != f.2) {
+        bail!("some scores are wrong");
+    }
+    Ok(())
+}
+
+fn human_time(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.3} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else {
+        format!("{:.2} us", seconds * 1e6)
+    }
+}
+
+pub fn ordering(args: &BenchOrderingArgs) -> Result<()> {
+    if args.branching < 1 || args.depth > 24 || (args.branching as f64).powi(args.depth as i32) > 5e7 {
+        bail!("--branching at least 1 and branching^depth at most 50,000,000 leaves");
+    }
+    let (b, d) = (args.branching as u64, args.depth);
+    let full = b.pow(d);
+    let minimal = b.pow(d.div_ceil(2)) + b.pow(d / 2) - 1;
+    let runs = [
+        ("minimax", Algorithm::Minimax, MoveOrder::Natural),
+        ("alphabeta worst-first", Algorithm::AlphaBeta, MoveOrder::Worst),
+        ("alphabeta random order", Algorithm::AlphaBeta, MoveOrder::Natural),
+        ("alphabeta best-first", Algorithm::AlphaBeta, MoveOrder::Best),
+    ];
+    let mut totals = [0u64; 4];
+    for t in 0..args.trees {
+        let tree = Tree::random(args.branching, args.depth, -1000, 1000, args.seed + u64::from(t));
+        for (i, &(_, algo, order)) in runs.iter().enumerate() {
+            totals[i] += tree.analyze_counts(algo, order);
+        }
+    }
+    let mean = |i: usize| totals[i] as f64 / f64::from(args.trees.max(1));
+    if args.output.json {
+        let rows: Vec<_> =
+            runs.iter().enumerate().map(|(i, r)| json!({"search": r.0, "mean_leaves": mean(i)})).collect();
+        return print_json(&json!({
+            "branching": b, "depth": d, "trees": args.trees, "b_to_the_d": full, "minimal_tree": minimal, "runs": rows,
+        }));
+    }
+    println!("uniform trees, branching {b}, depth {d}, {} random trees (leaves in -1000..=1000)", args.trees);
+    println!("b^d = {full}, minimal tree b^ceil(d/2) + b^floor(d/2) - 1 = {minimal}");
+    for (i, r) in runs.iter().enumerate() {
+        println!(
+            "{:<24} {:>14.1} leaves  ({:.3} of b^d, {:.2} x minimal)",
+            r.0,
+            mean(i),
+            mean(i) / full as f64,
+            mean(i) / minimal as f64
+        );
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use gamegraph::database::{Database, Entry};
 use gamegraph::solution::is_best_move;
 use gamegraph::{ExploredGame, Game, Model, Notation, Outcome};
-use gamegraph_games::{visit, BuiltinGame, GameVisitor, GAMES};
+use gamegraph_games::{visit, BuiltinGame, GameVisitor, Solver, GAMES};
 use serde_json::json;
 
 use crate::io::{print_json, read_text, write_atomically};
@@ -46,12 +46,12 @@ pub fn list(args: &GamesArgs) -> Result<()> {
     Ok(())
 }
 
-fn with_game<V: GameVisitor<Output = Result<()>>>(args: &GameArgs, visitor: V) -> Result<()> {
-    visit(&args.game, visitor)?
+pub fn with_game<V: GameVisitor<Output = Result<()>>>(args: &GameArgs, visitor: V) -> Result<()> {
+    visit(&args.game, &args.options(), visitor)?
 }
 
 /// The position written as `text`, or the start.
-fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G::Position> {
+pub fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G::Position> {
     match text {
         None => Ok(game.start()),
         Some(text) => {
@@ -112,7 +112,7 @@ impl<M> MoveValue<M> {
     }
 }
 
-fn describe(outcome: Outcome, value: Option<i32>, remoteness: Option<u32>) -> String {
+pub fn describe(outcome: Outcome, value: Option<i32>, remoteness: Option<u32>) -> String {
     if outcome == Outcome::Draw {
         return "draw".into();
     }
@@ -157,6 +157,15 @@ impl GameVisitor for SolveVisitor<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
+        if G::SOLVER == Solver::Search {
+            if args.db.is_some() {
+                bail!("{} is solved by search; it has no database (--db)", game.name());
+            }
+            return crate::search_commands::solve(&game, args);
+        }
+        if args.analyze || args.weak || args.stats {
+            bail!("--analyze, --weak and --stats are for games solved by search; {} shows every move's value anyway", game.name());
+        }
         let pos = position_or_start(&game, args.position.as_deref())?;
         let (entry, moves) = match &args.db {
             Some(path) => {
@@ -264,6 +273,9 @@ impl GameVisitor for PlayVisitor<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
+        if G::SOLVER == Solver::Search {
+            return crate::search_commands::play(&game, args);
+        }
         let mut pos = position_or_start(&game, args.position.as_deref())?;
         let solved = Solved::new(&game, pos.clone(), args.game.limit)?;
         let stdin = std::io::stdin();
@@ -333,7 +345,7 @@ impl GameVisitor for PlayVisitor<'_> {
 }
 
 /// Asks until a legal move is typed; `None` at end of input or on `quit`.
-fn read_move<G: Notation>(
+pub fn read_move<G: Notation>(
     game: &G,
     pos: &G::Position,
     lines: &mut impl Iterator<Item = std::io::Result<String>>,

@@ -7,6 +7,7 @@ mod bench;
 mod game_commands;
 mod graph_command;
 mod io;
+mod search_commands;
 mod tree_command;
 
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
-/// and built-in games (tic-tac-toe, Nim).
+/// and built-in games (tic-tac-toe, Nim, Connect 4).
 #[derive(Parser, Debug)]
 #[command(name = "gamegraph", version, max_term_width = 100)]
 struct Cli {
@@ -36,6 +37,8 @@ enum Command {
     Build(BuildArgs),
     /// Play a built-in game in the terminal against perfect play.
     Play(PlayArgs),
+    /// Depth-limited alpha-beta search of a position (iterative deepening, table, all cores).
+    Search(SearchArgs),
     /// Measure the engines.
     Bench(BenchArgs),
     /// List the built-in games with their position and move notations.
@@ -122,9 +125,70 @@ enum FormatArg {
 struct GameArgs {
     /// The game: see 'gamegraph games'.
     game: String,
-    /// Stop with an error when more positions than this are reachable.
+    /// Board width, for games that have one (Connect 4: 7).
+    #[arg(long)]
+    width: Option<u32>,
+    /// Board height, for games that have one (Connect 4: 6).
+    #[arg(long)]
+    height: Option<u32>,
+    /// Stop with an error when more positions than this are reachable (retrograde games).
     #[arg(long, default_value_t = 20_000_000, value_name = "POSITIONS")]
     limit: usize,
+}
+
+impl GameArgs {
+    fn options(&self) -> gamegraph_games::GameOptions {
+        gamegraph_games::GameOptions { width: self.width, height: self.height }
+    }
+}
+
+/// Settings of the alpha-beta engine.
+#[derive(Args, Debug, Clone)]
+struct EngineArgs {
+    /// Search threads (Lazy SMP); default: every core.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    hash: usize,
+    /// Turn on optional engine techniques, off by default because they did not pay on the games
+    /// measured (comma-separated: killers, history, etc for enhanced transposition cutoffs).
+    #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
+    with: Vec<Technique>,
+    /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
+    /// aspiration).
+    #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
+    without: Vec<Technique>,
+}
+
+/// Engine techniques that can be switched on or off.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Technique {
+    Pvs,
+    Aspiration,
+    Killers,
+    History,
+    Etc,
+}
+
+impl EngineArgs {
+    fn settings(&self) -> gamegraph::engine::EngineSettings {
+        let threads =
+            self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let defaults = gamegraph::engine::EngineSettings::default();
+        let pick =
+            |t: Technique, default: bool| (default || self.with.contains(&t)) && !self.without.contains(&t);
+        gamegraph::engine::EngineSettings {
+            tt_mib: self.hash,
+            threads: threads.max(1),
+            pvs: pick(Technique::Pvs, defaults.pvs),
+            aspiration: pick(Technique::Aspiration, defaults.aspiration),
+            killers: pick(Technique::Killers, defaults.killers),
+            history: pick(Technique::History, defaults.history),
+            etc: pick(Technique::Etc, defaults.etc),
+            mtdf: defaults.mtdf,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -136,6 +200,17 @@ struct SolveArgs {
     /// Read values from a database written by 'gamegraph build --out' instead of solving.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
+    /// Search games: print the exact score of every move (a full column is marked 'full').
+    #[arg(long)]
+    analyze: bool,
+    /// Search games: only win (1), draw (0) or loss (-1), which is faster.
+    #[arg(long)]
+    weak: bool,
+    /// Search games: print nodes and time for each position.
+    #[arg(long)]
+    stats: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(flatten)]
     output: JsonFlag,
 }
@@ -163,6 +238,12 @@ struct PlayArgs {
     /// Which moves you make; the engine makes the others.
     #[arg(long, value_enum, default_value_t = Seat::First)]
     you: Seat,
+    /// Search games: seconds the engine may think per position (move values shown as bounds
+    /// when it runs out).
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    time: f64,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// One JSON object per line for each position (its value, every move's value, the move
     /// played), for programs that play through a pipe.
     #[arg(long)]
@@ -183,6 +264,30 @@ enum Seat {
 }
 
 #[derive(Args, Debug)]
+struct SearchArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The position (the start if omitted).
+    position: Option<String>,
+    /// Deepest iteration in plies (default: until the end of the game or another limit).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Stop after this many seconds (the last completed iteration is reported).
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Stop after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Use MTD(f) at each iteration instead of aspiration windows.
+    #[arg(long)]
+    mtdf: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    output: JsonFlag,
+}
+
+#[derive(Args, Debug)]
 struct BenchArgs {
     #[command(subcommand)]
     what: BenchCommand,
@@ -192,6 +297,42 @@ struct BenchArgs {
 enum BenchCommand {
     /// Build a reproducible random graph with cycles and solve it in every model.
     Graph(BenchGraphArgs),
+    /// Solve Connect 4 test files ('moves score' per line), checking every score.
+    Connect4(BenchConnect4Args),
+    /// Leaves evaluated by minimax and alpha-beta under each move ordering, on random trees.
+    Ordering(BenchOrderingArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchConnect4Args {
+    /// Test files: one position per line, its columns then its expected score.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Only the first N positions of each file.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    output: JsonFlag,
+}
+
+#[derive(Args, Debug)]
+struct BenchOrderingArgs {
+    /// Children per inner node.
+    #[arg(long, default_value_t = 4)]
+    branching: u32,
+    /// Depth of the leaves.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// Random trees averaged over.
+    #[arg(long, default_value_t = 20)]
+    trees: u32,
+    /// Seed of the first tree.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    output: JsonFlag,
 }
 
 #[derive(Args, Debug)]
@@ -223,7 +364,12 @@ fn main() -> ExitCode {
         Command::Solve(args) => game_commands::solve(&args),
         Command::Build(args) => game_commands::build(&args),
         Command::Play(args) => game_commands::play(&args),
-        Command::Bench(BenchArgs { what: BenchCommand::Graph(args) }) => bench::graph(&args),
+        Command::Search(args) => search_commands::search(&args),
+        Command::Bench(BenchArgs { what }) => match what {
+            BenchCommand::Graph(args) => bench::graph(&args),
+            BenchCommand::Connect4(args) => bench::connect4(&args),
+            BenchCommand::Ordering(args) => bench::ordering(&args),
+        },
         Command::Games(args) => game_commands::list(&args),
     };
     match result {

@@ -17,10 +17,11 @@ pub type Stake = i32;
 /// Implementations are values (not just types) so that one game can carry its parameters,
 /// such as a board size or a rule variant.
 pub trait Game {
-    /// A position, including whatever decides the player to move.
-    type Position: Clone + Eq + Hash + Debug;
+    /// A position, including whatever decides the player to move. Plain data, so that searches
+    /// can share positions between threads.
+    type Position: Clone + Eq + Hash + Debug + Send + Sync;
     /// A move, small and cheap to copy.
-    type Move: Copy + Eq + Debug;
+    type Move: Copy + Eq + Debug + Send + Sync;
 
     /// The position the game starts from.
     fn start(&self) -> Self::Position;
@@ -61,6 +62,15 @@ pub trait Notation: Game {
     /// A human-friendly picture of the position for a terminal (several lines allowed).
     fn render(&self, pos: &Self::Position) -> String {
         self.format_position(pos)
+    }
+
+    /// The move slots to show when every move of a position is analysed, in display order: each
+    /// legal move by default. Games with a fixed set of slots (the columns of Connect 4) list them
+    /// all, with `None` for the ones that cannot be played now.
+    fn move_slots(&self, pos: &Self::Position) -> Vec<(String, Option<Self::Move>)> {
+        let mut moves = Vec::new();
+        self.moves(pos, &mut moves);
+        moves.into_iter().map(|mv| (self.format_move(pos, mv), Some(mv))).collect()
     }
 }
 
@@ -114,6 +124,11 @@ pub trait Symmetry: Game {
 
 /// What a depth-limited search needs: a heuristic value at the horizon and move-ordering hints.
 pub trait Evaluate: Game {
+    /// Whether a position can recur during a game (the game graph has cycles). The engine then
+    /// scores a repeated position as a draw (0, endless play) and keeps every result that
+    /// depended on the path out of its table. Off by default: tracking the path costs time.
+    const CYCLES: bool = false;
+
     /// Heuristic value of a non-final position for the player to move (larger is better).
     fn evaluate(&self, pos: &Self::Position) -> i32;
 
@@ -121,12 +136,50 @@ pub trait Evaluate: Game {
     /// [`Evaluate::evaluate`]. By default the payoff `-p_f` scaled by [`FINAL_SCALE`], so a real
     /// win or loss outweighs any heuristic.
     fn final_score(&self, pos: &Self::Position) -> i32 {
-        self.final_loss(pos).saturating_mul(-FINAL_SCALE)
+        self.final_loss(pos).saturating_mul(-FINAL_SCALE).clamp(-MAX_SCORE, MAX_SCORE)
     }
 
     /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
+
+    /// The exact score of a non-final position when it is known without search (a win on the
+    /// next move, say); `None` by default. Exact searches trust it as a leaf value.
+    fn immediate_score(&self, _pos: &Self::Position) -> Option<i32> {
+        None
+    }
+
+    /// Prepares a node of an exact search: returns its exact score when known at once, or else
+    /// appends the moves the search needs to consider (none at a final position).
+    ///
+    /// The engine calls it on the root only after [`Evaluate::immediate_score`] returned `None`,
+    /// and on positions reached by a move this method returned, so a game may rely on what its
+    /// own move choice guarantees (no immediate win for the opponent after a non-losing move, say)
+    /// and leave out moves that provably cannot be better than one it keeps. By default: the
+    /// immediate score, else every move.
+    fn search_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>) -> Option<i32> {
+        if let Some(score) = self.immediate_score(pos) {
+            return Some(score);
+        }
+        self.moves(pos, moves);
+        None
+    }
+
+    /// Bounds `(low, high)` on the exact score of a position for which
+    /// [`Evaluate::search_moves`] returned moves, used to narrow the search window. By default the
+    /// whole score range.
+    fn score_bounds(&self, _pos: &Self::Position) -> (i32, i32) {
+        (-MAX_SCORE, MAX_SCORE)
+    }
+
+    /// A small number identifying a move across positions (a cell, a column), for the history
+    /// heuristic; `None` (the default) disables history for this game.
+    fn move_id(&self, _mv: Self::Move) -> Option<u16> {
+        None
+    }
 }
+
+/// The largest score a position can have in a search; infinity stays strictly above it.
+pub const MAX_SCORE: i32 = i32::MAX - 1;
 
 /// Factor applied to `-p_f` by the default [`Evaluate::final_score`].
 pub const FINAL_SCALE: i32 = 1_000_000;

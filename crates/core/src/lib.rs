@@ -18,9 +18,11 @@
 //! game in a few dozen lines.
 
 pub mod database;
+pub mod engine;
 pub mod explore;
 pub mod game;
 pub mod graph;
+pub mod graph_game;
 pub mod graph_text;
 pub mod random_graph;
 pub mod retrograde;
@@ -28,6 +30,7 @@ pub mod rng;
 pub mod search;
 pub mod solution;
 pub mod tree;
+pub mod tt;
 
 pub use explore::ExploredGame;
 pub use game::{

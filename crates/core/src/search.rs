@@ -10,8 +10,7 @@ use crate::game::Evaluate;
 /// Larger than any score: the open ends of the search window.
 pub const INFINITY: i32 = i32::MAX;
 
-/// The largest score a position can have; [`INFINITY`] stays strictly above it.
-pub const MAX_SCORE: i32 = i32::MAX - 1;
+pub use crate::game::MAX_SCORE;
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

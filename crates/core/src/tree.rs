@@ -135,6 +135,15 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// Leaves evaluated by `algorithm` with children in `order`, without recording a trace (for
+    /// measurements on large trees).
+    pub fn analyze_counts(&self, algorithm: Algorithm, order: MoveOrder) -> u64 {
+        let game = TreeGame::new(self, order);
+        search(&game, &0, SearchOptions::new(algorithm, u32::MAX)).leaves
+    }
+}
+
 /// In which order a node's children are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MoveOrder {

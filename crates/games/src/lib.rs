@@ -5,20 +5,53 @@
 //! here is an algorithm. Front ends reach every game the same way, through [`visit`]: they write
 //! one generic [`GameVisitor`] per command instead of one code path per game.
 
+pub mod connect4;
 pub mod nim;
 pub mod tictactoe;
 
 use std::fmt;
 
-use gamegraph::{Evaluate, Notation};
+use gamegraph::{Evaluate, Notation, PositionKey};
 
+pub use connect4::Connect4;
 pub use nim::Nim;
 pub use tictactoe::TicTacToe;
 
-/// What the front ends need of a game: rules, notation and a heuristic for depth-limited search.
-pub trait BuiltinGame: Notation + Evaluate + Send + Sync + 'static {}
+/// How front ends find exact values of a game's positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solver {
+    /// Explore everything reachable and solve it backwards: small games, with remoteness.
+    Retrograde,
+    /// Search each position with the alpha-beta engine: games too large to explore.
+    Search,
+}
 
-impl<T: Notation + Evaluate + Send + Sync + 'static> BuiltinGame for T {}
+/// What the front ends need of a game: rules, notation, search support and how to solve it.
+pub trait BuiltinGame: Notation + Evaluate + PositionKey + Send + Sync + 'static {
+    /// How `solve` and `play` get exact values.
+    const SOLVER: Solver;
+}
+
+impl BuiltinGame for TicTacToe {
+    const SOLVER: Solver = Solver::Retrograde;
+}
+
+impl BuiltinGame for Nim {
+    const SOLVER: Solver = Solver::Retrograde;
+}
+
+impl BuiltinGame for Connect4 {
+    const SOLVER: Solver = Solver::Search;
+}
+
+/// Parameters of games that have them; `None` takes the game's default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GameOptions {
+    /// Board width (Connect 4).
+    pub width: Option<u32>,
+    /// Board height (Connect 4).
+    pub height: Option<u32>,
+}
 
 /// Code that works on any built-in game, run by [`visit`] with the game chosen by name.
 pub trait GameVisitor {
@@ -27,7 +60,6 @@ pub trait GameVisitor {
     /// Runs with the chosen game.
     fn visit<G: BuiltinGame>(self, game: G) -> Self::Output;
 }
-
 /// A built-in game's name and how to write its positions and moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameInfo {
@@ -44,6 +76,12 @@ pub struct GameInfo {
 /// Every built-in game.
 pub const GAMES: &[GameInfo] = &[
     GameInfo {
+        name: "connect4",
+        summary: "Connect 4, 7 x 6 by default (--width, --height: any size with width * (height + 1) <= 64)",
+        positions: "the columns played, 1-based (4453); empty for the start",
+        moves: "a column number",
+    },
+    GameInfo {
         name: "tictactoe",
         summary: "tic-tac-toe on 3 x 3, X moves first",
         positions: "9 cells row by row, X, O or . (X...O....); the side to move follows from the counts",
@@ -57,24 +95,44 @@ pub const GAMES: &[GameInfo] = &[
     },
 ];
 
-/// A game name that is not built in.
+/// A game name that is not built in, or options it does not take.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownGame(pub String);
+pub enum GameError {
+    /// No built-in game has this name.
+    Unknown(String),
+    /// The options do not fit the game.
+    BadOptions(String),
+}
 
-impl fmt::Display for UnknownGame {
+impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        write!(f, "unknown game '{}' (built-in games: {})", self.0, names.join(", "))
+        match self {
+            GameError::Unknown(name) => {
+                let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+                write!(f, "unknown game '{name}' (built-in games: {})", names.join(", "))
+            }
+            GameError::BadOptions(message) => f.write_str(message),
+        }
     }
 }
 
-impl std::error::Error for UnknownGame {}
+impl std::error::Error for GameError {}
 
-/// Runs `visitor` with the game called `name`.
-pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, UnknownGame> {
-    match name.to_ascii_lowercase().as_str() {
+/// Runs `visitor` with the game called `name`, set up with `options`.
+pub fn visit<V: GameVisitor>(name: &str, options: &GameOptions, visitor: V) -> Result<V::Output, GameError> {
+    let name = name.to_ascii_lowercase();
+    let sized = name == "connect4" || name == "connect-4";
+    if !sized && (options.width.is_some() || options.height.is_some()) {
+        return Err(GameError::BadOptions(format!("{name} has no --width or --height")));
+    }
+    match name.as_str() {
         "tictactoe" | "tic-tac-toe" => Ok(visitor.visit(TicTacToe)),
         "nim" => Ok(visitor.visit(Nim::default())),
-        _ => Err(UnknownGame(name.to_string())),
+        "connect4" | "connect-4" => {
+            let game = Connect4::new(options.width.unwrap_or(7), options.height.unwrap_or(6))
+                .map_err(|e| GameError::BadOptions(e.to_string()))?;
+            Ok(visitor.visit(game))
+        }
+        _ => Err(GameError::Unknown(name)),
     }
 }

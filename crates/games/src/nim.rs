@@ -4,7 +4,7 @@
 //! Notation: heap sizes separated by commas (`3,4,5`); a move is `HEAP:COUNT` with 1-based heaps
 //! (`2:3` takes three stones from the second heap).
 
-use gamegraph::game::{Evaluate, Game, Notation, NotationError};
+use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey};
 
 /// Largest heap accepted by the notation, so that positions stay small and moves countable.
 pub const MAX_HEAP: u16 = 10_000;
@@ -152,5 +152,14 @@ impl Evaluate for Nim {
             let h = heaps[m.heap as usize];
             (h - m.count) != (h ^ sum)
         });
+    }
+}
+
+impl PositionKey for Nim {
+    /// The heaps mixed into 64 bits (FNV-1a over the sizes).
+    fn key(&self, heaps: &Vec<u16>) -> u64 {
+        heaps.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &x| {
+            (h ^ u64::from(x) ^ 0x5A00).wrapping_mul(0x0000_0100_0000_01B3)
+        })
     }
 }

@@ -95,3 +95,44 @@ fn notation_round_trips_and_rejects_bad_boards() {
     assert!(t.parse_move(&pos, "10").is_err());
     assert_eq!(t.parse_move(&pos, "2"), Ok(1));
 }
+
+mod engine {
+    use super::*;
+    use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
+
+    /// Wins and losses in n plies: the engine's distances, stored in its table relative to each
+    /// node, equal retrograde remoteness on every position (tic-tac-toe is full of transpositions).
+    #[test]
+    fn distances_to_the_end_equal_remoteness() {
+        let g = explored();
+        let sol = g.solve(Model::Minimax);
+        let engine = Engine::new(&TicTacToe, EngineSettings { tt_mib: 4, ..EngineSettings::default() });
+        for (id, pos) in g.positions.iter().enumerate() {
+            let id = id as u32;
+            let r = engine.search(pos, Limits::default());
+            let expected = match (sol.value(id).unwrap(), sol.remoteness(id)) {
+                (0, _) => 0,
+                (v, Some(d)) => v.signum() * (FINAL_SCALE - d as i32),
+                (_, None) => unreachable!(),
+            };
+            assert_eq!(r.value, expected, "{}", TicTacToe.format_position(pos));
+            assert_eq!(r.depth, UNLIMITED);
+        }
+    }
+
+    /// A search stopped by a limit reports its last completed iteration, never the partial one.
+    #[test]
+    fn an_interrupted_iteration_does_not_replace_the_last_completed_one() {
+        let start = TicTacToe.start();
+        for nodes in [50, 300, 2_000, 10_000] {
+            let engine = Engine::new(&TicTacToe, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+            let r = engine.search(&start, Limits { nodes: Some(nodes), ..Limits::default() });
+            if r.complete {
+                continue;
+            }
+            let fresh = Engine::new(&TicTacToe, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+            let at_depth = fresh.search(&start, Limits { depth: Some(r.depth), ..Limits::default() });
+            assert_eq!((r.value, r.best), (at_depth.value, at_depth.best), "limit {nodes}");
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Commands backed by the alpha-beta engine: `solve` and `play` for games too large to explore
+//! (Connect 4), and `search` for every game.
+
+use std::io::BufRead;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use gamegraph::engine::{Engine, Limits, Report, UNLIMITED};
+use gamegraph::{Notation, Outcome};
+use gamegraph_games::{BuiltinGame, GameVisitor};
+use serde_json::json;
+
+use crate::game_commands::{describe, position_or_start, read_move, with_game};
+use crate::io::{print_json, read_text};
+use crate::{PlayArgs, SearchArgs, Seat, SolveArgs};
+
+/// The outcome a score means for the player to move.
+fn outcome(score: i32) -> Outcome {
+    match score.signum() {
+        1 => Outcome::Win,
+        -1 => Outcome::Lose,
+        _ => Outcome::Draw,
+    }
+}
+
+/// The exact value of the move `mv` for the player making it (or its sign when `weak`), and the
+/// engine's report when a search was needed.
+fn move_value<G: BuiltinGame>(
+    game: &G,
+    engine: &Engine<'_, G>,
+    pos: &G::Position,
+    mv: G::Move,
+    weak: bool,
+    limits: Limits,
+) -> (Option<i32>, Option<Report<G::Move>>) {
+    let child = game.play(pos, mv);
+    let mut moves = Vec::new();
+    game.moves(&child, &mut moves);
+    if moves.is_empty() {
+        let v = -game.final_score(&child);
+        return (Some(if weak { v.signum() } else { v }), None);
+    }
+    let r = if weak { engine.solve_within(&child, -1, 1, limits) } else { engine.solve(&child, limits) };
+    let value = (r.complete).then_some(if weak { -r.value.signum() } else { -r.value });
+    (value, Some(r))
+}
+
+pub fn solve<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
+    let engine = Engine::new(game, args.engine.settings());
+    if args.position.as_deref() == Some("-") {
+        let input = read_text(Path::new("-"))?;
+        for (n, line) in input.lines().enumerate() {
+            let Some(text) = line.split_whitespace().next() else { continue };
+            let pos = game.parse_position(text).with_context(|| {
+                format!("standard input line {}: bad {} position '{text}'", n + 1, game.name())
+            })?;
+            solve_one(game, &engine, text, &pos, args)?;
+        }
+        return Ok(());
+    }
+    let pos = position_or_start(game, args.position.as_deref())?;
+    solve_one(game, &engine, args.position.as_deref().unwrap_or(""), &pos, args)
+}
+
+fn solve_one<G: BuiltinGame>(
+    game: &G,
+    engine: &Engine<'_, G>,
+    text: &str,
+    pos: &G::Position,
+    args: &SolveArgs,
+) -> Result<()> {
+    let started = std::time::Instant::now();
+    let mut nodes = 0;
+    let mut slots = Vec::new();
+    if args.analyze {
+        for (label, mv) in game.move_slots(pos) {
+            let value = match mv {
+                Some(mv) => {
+                    let (value, report) = move_value(game, engine, pos, mv, args.weak, Limits::default());
+                    nodes += report.map_or(0, |r| r.stats.nodes);
+                    value
+                }
+                None => None,
+            };
+            slots.push((label, mv.is_some(), value));
+        }
+    }
+    let mut legal = Vec::new();
+    game.moves(pos, &mut legal);
+    let score = if legal.is_empty() {
+        let v = game.final_score(pos);
+        if args.weak {
+            v.signum()
+        } else {
+            v
+        }
+    } else if args.analyze {
+        slots.iter().filter_map(|s| s.2).max().unwrap_or(0)
+    } else {
+        let r = if args.weak {
+            engine.solve_within(pos, -1, 1, Limits::default())
+        } else {
+            engine.solve(pos, Limits::default())
+        };
+        nodes += r.stats.nodes;
+        if args.weak {
+            r.value.signum()
+        } else {
+            r.value
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if args.output.json {
+        let mut out = json!({
+            "position": text,
+            "score": score,
+            "outcome": outcome(score).name(),
+            "nodes": nodes,
+            "seconds": seconds,
+        });
+        if args.analyze {
+            out["moves"] = slots
+                .iter()
+                .map(|(label, playable, value)| json!({"move": label, "playable": playable, "score": value}))
+                .collect();
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    let mut line = format!("{text} {score}");
+    for (label, playable, value) in &slots {
+        let shown = match (playable, value) {
+            (false, _) => "full".to_string(),
+            (true, Some(v)) => v.to_string(),
+            (true, None) => "?".to_string(),
+        };
+        line.push_str(&format!(" {label}:{shown}"));
+    }
+    if args.stats {
+        line.push_str(&format!("  ({nodes} nodes, {:.3} ms)", seconds * 1e3));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+pub fn search(args: &SearchArgs) -> Result<()> {
+    with_game(&args.game, SearchVisitor(args))
+}
+
+struct SearchVisitor<'a>(&'a SearchArgs);
+
+impl GameVisitor for SearchVisitor<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
+        let args = self.0;
+        if args.time.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
+            bail!("--time must be a positive number of seconds");
+        }
+        let pos = position_or_start(&game, args.position.as_deref())?;
+        let mut settings = args.engine.settings();
+        settings.mtdf = args.mtdf;
+        let engine = Engine::new(&game, settings);
+        let limits =
+            Limits { depth: args.depth, nodes: args.nodes, time: args.time.map(Duration::from_secs_f64) };
+        let r = engine.search(&pos, limits);
+        let best = r.best.map(|m| game.format_move(&pos, m));
+        let pv = variation(&game, &pos, &r.pv);
+        let depth = (r.depth != UNLIMITED).then_some(r.depth);
+        if args.output.json {
+            return print_json(&json!({
+                "position": game.format_position(&pos),
+                "value": r.value,
+                "best": best,
+                "pv": pv,
+                "depth": depth,
+                "to_the_end": r.depth == UNLIMITED,
+                "complete": r.complete,
+                "nodes": r.stats.nodes,
+                "seconds": r.elapsed.as_secs_f64(),
+                "nodes_per_second": r.nodes_per_second(),
+                "branching_factor": depth.map(|_| r.branching_factor()),
+                "tt_hits": r.stats.tt_hits,
+                "tt_cutoffs": r.stats.tt_cutoffs,
+                "beta_cutoffs": r.stats.beta_cutoffs,
+                "first_move_cutoffs": r.stats.first_move_cutoffs,
+            }));
+        }
+        let reached = depth.map_or("the end of the game".to_string(), |d| format!("depth {d}"));
+        println!("value {} at {reached}{}", r.value, if r.complete { "" } else { " (stopped by a limit)" });
+        println!("best {}  pv {}", best.as_deref().unwrap_or("-"), pv.join(" "));
+        let cut_rate = r.stats.first_move_cutoffs as f64 / r.stats.beta_cutoffs.max(1) as f64;
+        println!(
+            "{} nodes in {:.3} s ({:.2} M nodes/s), table hits {}, cutoffs {} ({:.0}% on the first move){}",
+            r.stats.nodes,
+            r.elapsed.as_secs_f64(),
+            r.nodes_per_second() / 1e6,
+            r.stats.tt_hits,
+            r.stats.beta_cutoffs,
+            cut_rate * 100.0,
+            depth.map_or(String::new(), |_| format!(", branching factor {:.2}", r.branching_factor()))
+        );
+        Ok(())
+    }
+}
+
+/// Move notations along `moves` from `pos`.
+fn variation<G: Notation>(game: &G, pos: &G::Position, moves: &[G::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let s = game.format_move(&pos, m);
+            pos = game.play(&pos, m);
+            s
+        })
+        .collect()
+}
+
+/// `play` for games solved by search: every move's value is solved within the time budget.
+pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
+    if !(args.time > 0.0 && args.time.is_finite()) {
+        bail!("--time must be a positive number of seconds");
+    }
+    let engine = Engine::new(game, args.engine.settings());
+    let mut pos = position_or_start(game, args.position.as_deref())?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    for ply in 0.. {
+        let mut moves = Vec::new();
+        game.moves(&pos, &mut moves);
+        let human = match args.you {
+            Seat::First => ply % 2 == 0,
+            Seat::Second => ply % 2 == 1,
+            Seat::Both => true,
+            Seat::None => false,
+        };
+        let budget = Duration::from_secs_f64(args.time / moves.len().max(1) as f64);
+        let values: Vec<(G::Move, Option<i32>)> = moves
+            .iter()
+            .map(|&mv| {
+                engine.clear();
+                (
+                    mv,
+                    move_value(
+                        game,
+                        &engine,
+                        &pos,
+                        mv,
+                        false,
+                        Limits { time: Some(budget), ..Limits::default() },
+                    )
+                    .0,
+                )
+            })
+            .collect();
+        let value = values.iter().filter_map(|v| v.1).max();
+        if args.json {
+            let listed: Vec<_> = values
+                .iter()
+                .map(|&(mv, v)| json!({"move": game.format_move(&pos, mv), "value": v, "outcome": v.map(|v| outcome(v).name())}))
+                .collect();
+            let to_move = if moves.is_empty() {
+                "nobody"
+            } else if human {
+                "you"
+            } else {
+                "engine"
+            };
+            println!(
+                "{}",
+                json!({"position": game.format_position(&pos), "moves": listed, "to_move": to_move})
+            );
+        } else {
+            println!("\n{}", game.render(&pos));
+            for &(mv, v) in &values {
+                let shown =
+                    v.map_or("not solved in time".to_string(), |v| describe(outcome(v), Some(v), None));
+                println!("  {:>6}  {shown}", game.format_move(&pos, mv));
+            }
+        }
+        if moves.is_empty() {
+            if !args.json {
+                let v = game.final_score(&pos);
+                let end =
+                    if v == 0 { "draw".to_string() } else { format!("the player to move has lost ({v})") };
+                println!("game over: {end}");
+            }
+            return Ok(());
+        }
+        let mv = if human {
+            match read_move(game, &pos, &mut lines, args.json)? {
+                Some(mv) => mv,
+                None => return Ok(()),
+            }
+        } else {
+            let chosen = match value {
+                Some(v) => values.iter().find(|x| x.1 == Some(v)).map(|x| x.0),
+                None => None,
+            };
+            let mv = chosen.unwrap_or_else(|| {
+                // Nothing solved in time: the engine's own choice at the depth it reached.
+                engine.clear();
+                let r = engine.search(
+                    &pos,
+                    Limits { time: Some(Duration::from_secs_f64(args.time)), ..Limits::default() },
+                );
+                r.best.unwrap_or(moves[0])
+            });
+            if !args.json {
+                println!("engine plays {}", game.format_move(&pos, mv));
+            }
+            mv
+        };
+        pos = game.play(&pos, mv);
+    }
+    Ok(())
+}

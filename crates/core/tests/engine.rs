@@ -1,0 +1,178 @@
+//! The search engine against retrograde analysis and plain recursion, under every setting, and
+//! the pitfalls of REFERENCE.md section 2.
+
+use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
+use gamegraph::graph::GameGraph;
+use gamegraph::graph_game::GraphGame;
+use gamegraph::solution::solve_graph;
+use gamegraph::{Evaluate, Game, Model, PositionKey, Stake};
+use proptest::prelude::*;
+
+fn graph(succ: &[Vec<usize>], stakes: &[Stake]) -> GameGraph {
+    let edges: Vec<(u32, u32)> =
+        succ.iter().enumerate().flat_map(|(u, vs)| vs.iter().map(move |&v| (u as u32, v as u32))).collect();
+    GameGraph::from_edges(succ.len(), &edges, stakes.to_vec())
+}
+
+fn cyclic() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<Stake>)> {
+    (1usize..10).prop_flat_map(|n| {
+        (prop::collection::vec(prop::collection::vec(0..n, 0..4), n), prop::collection::vec(-4i32..5, n))
+    })
+}
+
+fn acyclic() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<Stake>)> {
+    (1usize..14).prop_flat_map(|n| {
+        let succ = prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
+        (succ, prop::collection::vec(-6i32..7, n)).prop_map(move |(succ, stakes)| {
+            let succ = succ
+                .into_iter()
+                .enumerate()
+                .map(|(u, t)| {
+                    let later = n - u - 1;
+                    if later == 0 {
+                        Vec::new()
+                    } else {
+                        t.into_iter().map(|i| u + 1 + i.index(later)).collect()
+                    }
+                })
+                .collect();
+            (succ, stakes)
+        })
+    })
+}
+
+/// Every combination worth telling apart.
+fn all_settings() -> Vec<EngineSettings> {
+    let base = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
+    vec![
+        base.clone(),
+        EngineSettings { pvs: false, ..base.clone() },
+        EngineSettings { killers: true, history: true, etc: true, ..base.clone() },
+        EngineSettings { mtdf: true, aspiration: false, ..base.clone() },
+        EngineSettings { threads: 2, ..base },
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// With cycles, a repetition is a draw and path-dependent results stay out of the table: the
+    /// engine then finds the retrograde minimax value of every position.
+    #[test]
+    fn engine_equals_retrograde_on_cyclic_graphs((succ, stakes) in cyclic()) {
+        let g = graph(&succ, &stakes);
+        let exact = solve_graph(&g, Model::Minimax);
+        for settings in all_settings() {
+            for u in 0..g.nodes() as u32 {
+                let game = GraphGame::new(&g, u);
+                let engine = Engine::new(&game, settings.clone());
+                let r = engine.solve(&u, Limits::default());
+                prop_assert!(r.is_exact());
+                prop_assert_eq!(Some(r.value), exact.value(u), "node {} with {:?}", u, settings);
+                let s = engine.search(&u, Limits::default());
+                prop_assert_eq!(Some(s.value), exact.value(u), "search, node {} with {:?}", u, settings);
+                // The best move achieves the value.
+                if let Some(best) = r.best {
+                    prop_assert_eq!(exact.value(best).map(|v| -v), exact.value(u));
+                }
+            }
+        }
+    }
+
+    /// Fail-soft: a result at or below alpha bounds the value from above, at or above beta from
+    /// below, and is exact in between; the table never lets a bound pass for an exact value.
+    #[test]
+    fn windows_give_the_right_kind_of_bound((succ, stakes) in acyclic(), a in -6i32..6, width in 1i32..4) {
+        let g = graph(&succ, &stakes);
+        let exact = solve_graph(&g, Model::Minimax);
+        let game = GraphGame::new(&g, 0);
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+        for u in 0..g.nodes() as u32 {
+            let v = exact.value(u).unwrap();
+            // The same engine, so later windows meet entries stored by earlier ones.
+            let r = engine.window(&u, UNLIMITED, a, a + width);
+            if r <= a {
+                prop_assert!(v <= r, "upper bound {} but value {}", r, v);
+            } else if r >= a + width {
+                prop_assert!(v >= r, "lower bound {} but value {}", r, v);
+            } else {
+                prop_assert_eq!(r, v);
+            }
+        }
+    }
+}
+
+/// A graph game with a heuristic at the horizon, to test depth handling in the table.
+struct Heuristic<'g>(GraphGame<'g>);
+
+impl Game for Heuristic<'_> {
+    type Position = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, p: &u32, m: &mut Vec<u32>) {
+        self.0.moves(p, m)
+    }
+    fn play(&self, _p: &u32, m: u32) -> u32 {
+        m
+    }
+    fn final_loss(&self, p: &u32) -> Stake {
+        self.0.final_loss(p)
+    }
+}
+
+impl Evaluate for Heuristic<'_> {
+    fn evaluate(&self, p: &u32) -> i32 {
+        (p.wrapping_mul(2_654_435_761) >> 28) as i32 - 8
+    }
+    fn final_score(&self, p: &u32) -> i32 {
+        self.0.final_score(p)
+    }
+}
+
+impl PositionKey for Heuristic<'_> {
+    fn key(&self, p: &u32) -> u64 {
+        u64::from(*p)
+    }
+}
+
+/// Plain depth-limited negamax, the oracle.
+fn negamax(game: &Heuristic<'_>, p: u32, depth: u32) -> i32 {
+    let mut moves = Vec::new();
+    game.moves(&p, &mut moves);
+    if moves.is_empty() {
+        return game.final_score(&p);
+    }
+    if depth == 0 {
+        return game.evaluate(&p);
+    }
+    moves.iter().map(|&m| -negamax(game, m, depth - 1)).max().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// An entry from a shallow search never answers a deeper one: a table filled at depth 1
+    /// gives the same depth-3 value as plain negamax at depth 3. (On trees: with transpositions a
+    /// deeper entry may rightly answer, and plain negamax is no longer the oracle.)
+    #[test]
+    fn shallow_entries_do_not_cut_deeper_searches(
+        parents in prop::collection::vec(any::<prop::sample::Index>(), 0..30),
+        stakes in prop::collection::vec(-6i32..7, 31),
+    ) {
+        let n = parents.len() + 1;
+        let mut succ = vec![Vec::new(); n];
+        for (i, p) in parents.iter().enumerate() {
+            succ[p.index(i + 1)].push(i + 1);
+        }
+        let g = graph(&succ, &stakes[..n]);
+        let game = Heuristic(GraphGame::new(&g, 0));
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, aspiration: false, ..EngineSettings::default() });
+        for u in 0..g.nodes() as u32 {
+            engine.clear();
+            let _ = engine.window(&u, 1, -1000, 1000);
+            prop_assert_eq!(engine.window(&u, 3, -1000, 1000), negamax(&game, u, 3), "node {}", u);
+        }
+    }
+}

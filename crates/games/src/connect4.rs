@@ -1,0 +1,520 @@
+//! Connect 4 on any board with `width * (height + 1) <= 64`, 7 x 6 by default.
+//!
+//! Bitboards as in Pascal Pons' solver: column `c` uses bits `c * (height + 1) ..`, one spare bit on
+//! top; a position is the stones of the player to move plus the mask of all stones. Scores are the
+//! standard ones (REFERENCE.md): a win scores `(width * height + 1 - m) / 2` where `m` counts the
+//! stones before the winning one, a loss the opposite of the opponent's win, a draw 0. They are the
+//! stakes of final positions too, so retrograde analysis of a small board and the search engine
+//! give the same numbers.
+//!
+//! Notation: the columns played, 1-based (`4453`); moves are a column number.
+
+use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry};
+
+/// The rules on one board size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connect4 {
+    width: u32,
+    height: u32,
+    /// Whether [`PositionKey::key`] identifies a position with its mirror image.
+    symmetric_keys: bool,
+    bottom: u64,
+    board: u64,
+}
+
+/// A position: the stones of the player to move, all stones, and how many there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    current: u64,
+    mask: u64,
+    moves: u32,
+}
+
+impl Board {
+    /// Number of stones on the board.
+    pub fn stones(&self) -> u32 {
+        self.moves
+    }
+}
+
+/// Why a board size is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadSize(pub String);
+
+impl std::fmt::Display for BadSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadSize {}
+
+impl Default for Connect4 {
+    fn default() -> Self {
+        Self::new(7, 6).expect("7 x 6 fits")
+    }
+}
+
+impl Connect4 {
+    /// The game on a `width` x `height` board: at least 1 x 1, at most 64 bits with a spare row.
+    pub fn new(width: u32, height: u32) -> Result<Self, BadSize> {
+        if width == 0 || height == 0 || width * (height + 1) > 64 || width > 35 {
+            return Err(BadSize(format!(
+                "a {width} x {height} board does not fit: width and height at least 1, width * (height + 1) at most 64"
+            )));
+        }
+        let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * (height + 1)));
+        let column = (1u64 << height) - 1;
+        let board = bottom.wrapping_mul(column);
+        Ok(Self { width, height, symmetric_keys: true, bottom, board })
+    }
+
+    /// Turns the mirror-image sharing of table keys on or off (on by default).
+    pub fn with_symmetric_keys(mut self, on: bool) -> Self {
+        self.symmetric_keys = on;
+        self
+    }
+
+    /// Board width.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Board height.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    fn cells(&self) -> u32 {
+        self.width * self.height
+    }
+
+    fn column_mask(&self, c: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (c * (self.height + 1))
+    }
+
+    fn top_cell(&self, c: u32) -> u64 {
+        1u64 << (self.height - 1 + c * (self.height + 1))
+    }
+
+    /// Whether column `c` (0-based) has room.
+    pub fn can_play(&self, b: &Board, c: u32) -> bool {
+        b.mask & self.top_cell(c) == 0
+    }
+
+    /// The cells where a stone could be played now.
+    fn playable(&self, b: &Board) -> u64 {
+        b.mask.wrapping_add(self.bottom) & self.board
+    }
+
+    /// The empty cells that would complete four in a row for the stones `stones`.
+    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let h = self.height as u64;
+        // Vertical.
+        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+        // Horizontal and the two diagonals: shifts of h + 1, h and h + 2 bits.
+        for shift in [h + 1, h, h + 2] {
+            let mut p = (stones << shift) & (stones << (2 * shift));
+            r |= p & (stones << (3 * shift));
+            r |= p & (stones >> shift);
+            p = (stones >> shift) & (stones >> (2 * shift));
+            r |= p & (stones << shift);
+            r |= p & (stones >> (3 * shift));
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// Whether `stones` contain four in a row.
+    fn has_four(&self, stones: u64) -> bool {
+        let h = self.height;
+        [1, h + 1, h, h + 2].iter().any(|&s| {
+            let m = stones & (stones >> s);
+            m & (m >> (2 * s)) != 0
+        })
+    }
+
+    /// Whether the player who just moved has four in a row.
+    pub fn last_mover_won(&self, b: &Board) -> bool {
+        self.has_four(b.current ^ b.mask)
+    }
+
+    fn is_final(&self, b: &Board) -> bool {
+        b.moves == self.cells() || self.last_mover_won(b)
+    }
+
+    /// The moves (cells) that do not let the opponent win at once; empty if every move does.
+    fn non_losing(&self, b: &Board) -> u64 {
+        let mut possible = self.playable(b);
+        let threats = self.winning_cells(b.current ^ b.mask, b.mask);
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two threats at once: lost
+            }
+            possible = forced;
+        }
+        possible & !(threats >> 1)
+    }
+
+    /// Plays the stone at `cell` (a single bit of [`Connect4::playable`]).
+    fn play_cell(&self, b: &Board, cell: u64) -> Board {
+        Board { current: b.current ^ b.mask, mask: b.mask | cell, moves: b.moves + 1 }
+    }
+
+    /// Columns ordered from the centre outwards, the usual good first guess.
+    fn centre_first(&self) -> impl Iterator<Item = u32> + '_ {
+        let w = self.width as i32;
+        (0..w).map(move |i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u32).filter(move |&c| c < self.width)
+    }
+
+    /// The score of a win by the player to move with his next stone.
+    fn win_now_score(&self, b: &Board) -> i32 {
+        ((self.cells() + 1 - b.moves) / 2) as i32
+    }
+
+    fn mirror(&self, key: u64) -> u64 {
+        let stride = self.height + 1;
+        let column = (1u64 << stride) - 1;
+        (0..self.width)
+            .fold(0, |m, c| m | ((key >> (c * stride)) & column) << ((self.width - 1 - c) * stride))
+    }
+
+    /// The moves from the start that lead to `b` (a position has many; this finds one).
+    fn sequence(&self, b: &Board) -> Option<Vec<u32>> {
+        fn back(
+            game: &Connect4,
+            b: &Board,
+            out: &mut Vec<u32>,
+            dead: &mut std::collections::HashSet<(u64, u64)>,
+        ) -> bool {
+            if b.moves == 0 {
+                return true;
+            }
+            if dead.contains(&(b.current, b.mask)) {
+                return false;
+            }
+            let last = b.current ^ b.mask; // stones of the player who moved last
+            for c in game.centre_first() {
+                let col = b.mask & game.column_mask(c);
+                if col == 0 {
+                    continue;
+                }
+                let top = 1u64 << (63 - col.leading_zeros());
+                if last & top == 0 {
+                    continue;
+                }
+                let before = Board { current: last ^ top, mask: b.mask ^ top, moves: b.moves - 1 };
+                if game.is_final(&before) {
+                    continue;
+                }
+                out.push(c);
+                if back(game, &before, out, dead) {
+                    return true;
+                }
+                out.pop();
+            }
+            dead.insert((b.current, b.mask));
+            false
+        }
+        let mut out = Vec::new();
+        back(self, b, &mut out, &mut std::collections::HashSet::new()).then(|| {
+            out.reverse();
+            out
+        })
+    }
+
+    /// Whether the first player (X) is to move.
+    pub fn first_player_to_move(&self, b: &Board) -> bool {
+        b.moves % 2 == 0
+    }
+}
+
+impl Game for Connect4 {
+    type Position = Board;
+    type Move = u8;
+
+    fn start(&self) -> Board {
+        Board { current: 0, mask: 0, moves: 0 }
+    }
+
+    fn moves(&self, b: &Board, moves: &mut Vec<u8>) {
+        if self.is_final(b) {
+            return;
+        }
+        moves.extend((0..self.width).filter(|&c| self.can_play(b, c)).map(|c| c as u8));
+    }
+
+    fn play(&self, b: &Board, mv: u8) -> Board {
+        let c = u32::from(mv);
+        let cell = (b.mask + (1u64 << (c * (self.height + 1)))) & self.column_mask(c);
+        self.play_cell(b, cell)
+    }
+
+    fn final_loss(&self, b: &Board) -> Stake {
+        if self.last_mover_won(b) {
+            // The winner had moves - 1 stones on the board before his winning one.
+            ((self.cells() + 2 - b.moves) / 2) as Stake
+        } else {
+            0
+        }
+    }
+}
+
+impl Evaluate for Connect4 {
+    /// No heuristic: a depth-limited search sees the results it can prove and 0 beyond.
+    fn evaluate(&self, _b: &Board) -> i32 {
+        0
+    }
+
+    fn final_score(&self, b: &Board) -> i32 {
+        -self.final_loss(b)
+    }
+
+    fn immediate_score(&self, b: &Board) -> Option<i32> {
+        if self.is_final(b) {
+            return None;
+        }
+        if self.winning_cells(b.current, b.mask) & self.playable(b) != 0 {
+            return Some(self.win_now_score(b));
+        }
+        if self.non_losing(b) == 0 {
+            // Whatever we play, the opponent wins with his next stone.
+            return Some(-(((self.cells() - b.moves) / 2) as i32));
+        }
+        None
+    }
+
+    /// As in Pons' solver: the opponent cannot win at once here (the root was checked, and every
+    /// other node follows a non-losing move), so only the non-losing moves are searched.
+    fn search_moves(&self, b: &Board, moves: &mut Vec<u8>) -> Option<i32> {
+        let allowed = self.non_losing(b);
+        if allowed == 0 {
+            return Some(-(((self.cells() - b.moves) / 2) as i32));
+        }
+        if b.moves + 2 >= self.cells() {
+            return Some(0); // two stones left, no immediate win for either side: a draw
+        }
+        moves.extend((0..self.width).filter(|&c| allowed & self.column_mask(c) != 0).map(|c| c as u8));
+        None
+    }
+
+    fn score_bounds(&self, b: &Board) -> (i32, i32) {
+        // No immediate win for us, and our move leaves none to the opponent.
+        let low = -((self.cells().saturating_sub(2 + b.moves) / 2) as i32);
+        let high = ((self.cells() - 1 - b.moves) / 2) as i32;
+        (low, high)
+    }
+
+    /// Moves that create the most threats first; ties from the centre outwards.
+    fn order_moves(&self, b: &Board, moves: &mut [u8]) {
+        let key = |c: u8| {
+            let c32 = u32::from(c);
+            let cell = (b.mask + (1u64 << (c32 * (self.height + 1)))) & self.column_mask(c32);
+            let threats = self.winning_cells(b.current | cell, b.mask).count_ones();
+            let centre = (2 * c32 as i32 + 1 - self.width as i32).unsigned_abs() * 2
+                + u32::from(2 * c32 + 1 > self.width);
+            // Fewer is better: many threats, then near the centre.
+            (64 - threats) << 8 | centre
+        };
+        // Insertion sort on precomputed keys: a handful of moves, no allocation.
+        let mut keyed = [(0u32, 0u8); 64];
+        let n = moves.len().min(64);
+        for (i, &c) in moves[..n].iter().enumerate() {
+            let k = key(c);
+            let mut j = i;
+            while j > 0 && keyed[j - 1].0 > k {
+                keyed[j] = keyed[j - 1];
+                j -= 1;
+            }
+            keyed[j] = (k, c);
+        }
+        for (slot, &(_, c)) in moves.iter_mut().zip(&keyed[..n]) {
+            *slot = c;
+        }
+    }
+
+    fn move_id(&self, mv: u8) -> Option<u16> {
+        Some(u16::from(mv))
+    }
+}
+
+impl PositionKey for Connect4 {
+    /// `current + mask` identifies a position exactly; with symmetric keys, the smaller of it and
+    /// its mirror image's.
+    fn key(&self, b: &Board) -> u64 {
+        let key = b.current + b.mask;
+        if self.symmetric_keys {
+            key.min(self.mirror(key))
+        } else {
+            key
+        }
+    }
+}
+
+impl Symmetry for Connect4 {
+    fn canonical(&self, b: &Board) -> Board {
+        let mirrored = Board { current: self.mirror(b.current), mask: self.mirror(b.mask), moves: b.moves };
+        if (mirrored.current + mirrored.mask) < (b.current + b.mask) {
+            mirrored
+        } else {
+            *b
+        }
+    }
+}
+
+impl Notation for Connect4 {
+    fn name(&self) -> String {
+        "connect4".into()
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
+        let mut b = self.start();
+        for (i, ch) in text.trim_end().chars().enumerate() {
+            let column = i + 1;
+            let c = ch.to_digit(36).filter(|&d| d >= 1).ok_or_else(|| {
+                NotationError::new(column, format!("'{ch}' is not a column (1 to {})", self.width))
+            })? - 1;
+            if c >= self.width {
+                return Err(NotationError::new(
+                    column,
+                    format!("column {} does not exist on a board {} wide", c + 1, self.width),
+                ));
+            }
+            if self.last_mover_won(&b) {
+                return Err(NotationError::new(column, format!("the game is over: move {i} already won")));
+            }
+            if !self.can_play(&b, c) {
+                return Err(NotationError::new(column, format!("column {} is full", c + 1)));
+            }
+            b = self.play(&b, c as u8);
+        }
+        Ok(b)
+    }
+
+    fn format_position(&self, b: &Board) -> String {
+        let columns = self.sequence(b).unwrap_or_default();
+        columns.iter().map(|&c| char::from_digit(c + 1, 36).unwrap_or('?')).collect()
+    }
+
+    fn parse_move(&self, b: &Board, text: &str) -> Result<u8, NotationError> {
+        let text = text.trim();
+        let c = match text.parse::<u32>() {
+            Ok(c) if (1..=self.width).contains(&c) => c - 1,
+            _ => {
+                return Err(NotationError::new(
+                    1,
+                    format!("'{text}' is not a column from 1 to {}", self.width),
+                ))
+            }
+        };
+        if self.is_final(b) {
+            return Err(NotationError::new(1, "the game is over"));
+        }
+        if !self.can_play(b, c) {
+            return Err(NotationError::new(1, format!("column {} is full", c + 1)));
+        }
+        Ok(c as u8)
+    }
+
+    fn format_move(&self, _b: &Board, mv: u8) -> String {
+        (u32::from(mv) + 1).to_string()
+    }
+
+    /// Every column, `None` where it is full (or the game is over).
+    fn move_slots(&self, b: &Board) -> Vec<(String, Option<u8>)> {
+        let over = self.is_final(b);
+        (0..self.width)
+            .map(|c| ((c + 1).to_string(), (!over && self.can_play(b, c)).then_some(c as u8)))
+            .collect()
+    }
+
+    fn render(&self, b: &Board) -> String {
+        let (x, o) = if self.first_player_to_move(b) {
+            (b.current, b.current ^ b.mask)
+        } else {
+            (b.current ^ b.mask, b.current)
+        };
+        let mut out = String::new();
+        for r in (0..self.height).rev() {
+            for c in 0..self.width {
+                let bit = 1u64 << (c * (self.height + 1) + r);
+                out.push(if x & bit != 0 {
+                    'X'
+                } else if o & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+                out.push(' ');
+            }
+            out.pop();
+            out.push('\n');
+        }
+        out.push_str(
+            &(1..=self.width)
+                .map(|c| char::from_digit(c, 36).unwrap_or('?').to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        let side = if self.first_player_to_move(b) { 'X' } else { 'O' };
+        out.push_str(&format!("\n({side} to move)"));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_fours_in_every_direction() {
+        let g = Connect4::default();
+        for (moves, won) in [
+            ("1212121", true),
+            ("1122334", true),
+            ("12234334544", true),
+            ("76654554344", true),
+            ("1223343444", false),
+        ] {
+            let b = g.parse_position(moves).unwrap();
+            assert_eq!(g.last_mover_won(&b), won, "{moves}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_sequences() {
+        let g = Connect4::default();
+        assert_eq!(g.parse_position("12121218").unwrap_err().column, 8);
+        assert_eq!(g.parse_position("12121212").unwrap_err().column, 8, "continues after a win");
+        assert_eq!(g.parse_position("1111111").unwrap_err().column, 7, "column full");
+        assert_eq!(g.parse_position("4x").unwrap_err().column, 2);
+        assert_eq!(g.parse_position("40").unwrap_err().column, 2);
+    }
+
+    #[test]
+    fn notation_round_trips_through_a_sequence() {
+        let g = Connect4::default();
+        for s in ["", "4", "4453", "444444", "1234567123", "37313333717124171162542"] {
+            let b = g.parse_position(s).unwrap();
+            let again = g.parse_position(&g.format_position(&b)).unwrap();
+            assert_eq!(again, b, "{s}");
+        }
+    }
+
+    #[test]
+    fn sizes_must_fit_in_64_bits() {
+        assert!(Connect4::new(8, 7).is_ok());
+        assert!(Connect4::new(9, 7).is_err());
+        assert!(Connect4::new(0, 4).is_err());
+        assert!(Connect4::new(16, 3).is_ok());
+    }
+
+    #[test]
+    fn mirrored_positions_share_a_key() {
+        let g = Connect4::default();
+        let a = g.parse_position("1123").unwrap();
+        let b = g.parse_position("7765").unwrap();
+        assert_eq!(g.key(&a), g.key(&b));
+        assert_ne!(g.key(&a), g.key(&g.parse_position("1124").unwrap()));
+    }
+}

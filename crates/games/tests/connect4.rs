@@ -1,0 +1,91 @@
+//! Connect 4 against the public test sets (`../shared/data/connect4`) and REFERENCE.md's results by
+//! board size, and the engine against retrograde analysis on small boards.
+
+use std::path::PathBuf;
+
+use gamegraph::engine::{Engine, EngineSettings, Limits};
+use gamegraph::{ExploredGame, Game, Model, Notation};
+use gamegraph_games::connect4::Board;
+use gamegraph_games::Connect4;
+
+fn test_set(name: &str) -> Vec<(String, i32)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            (f.next().unwrap().to_string(), f.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+fn check_set(name: &str, take: usize, threads: usize) {
+    let game = Connect4::default();
+    let engine = Engine::new(&game, EngineSettings { tt_mib: 16, threads, ..EngineSettings::default() });
+    for (moves, expected) in test_set(name).into_iter().take(take) {
+        engine.clear();
+        let pos = game.parse_position(&moves).unwrap();
+        let r = engine.solve(&pos, Limits::default());
+        assert!(r.is_exact());
+        assert_eq!(r.value, expected, "{name}: {moves}");
+        // The best move really achieves the score.
+        let best = r.best.expect("a best move");
+        let child = game.play(&pos, best);
+        let after = if game.last_mover_won(&child) {
+            expected
+        } else {
+            engine.clear();
+            -engine.solve(&child, Limits::default()).value
+        };
+        assert_eq!(after, expected, "{name}: {moves} best move {}", best + 1);
+    }
+}
+
+#[test]
+fn end_game_set() {
+    check_set("Test_L3_R1", 1000, 1);
+}
+
+#[test]
+fn middle_game_sets() {
+    check_set("Test_L2_R1", 1000, 1);
+    check_set("Test_L2_R2", 1000, 2);
+}
+
+#[test]
+fn beginning_sets() {
+    check_set("Test_L1_R1", 1000, 2);
+    check_set("Test_L1_R2", 20, 2);
+    check_set("Test_L1_R3", 2, 2);
+}
+
+/// REFERENCE.md's results by board size (first player: + win, - loss, = draw), every board up to
+/// 6 x 5 and 5 x 6.
+#[test]
+fn board_sizes_agree_with_the_reference_table() {
+    let table = [(4, 4, 0), (5, 4, 0), (6, 4, -1), (4, 5, 0), (5, 5, 0), (6, 5, 0), (4, 6, 0), (5, 6, 0)];
+    for (w, h, sign) in table {
+        let game = Connect4::new(w, h).unwrap();
+        let engine =
+            Engine::new(&game, EngineSettings { tt_mib: 32, threads: 2, ..EngineSettings::default() });
+        let r = engine.solve(&game.start(), Limits::default());
+        assert_eq!(r.value.signum(), sign, "{w} x {h}: score {}", r.value);
+    }
+}
+
+/// Retrograde analysis of the whole 4 x 4 game, with the same scores as stakes, agrees with the
+/// engine on a sample of positions; `Board` keys and notation round-trip on all of them.
+#[test]
+fn engine_agrees_with_retrograde_analysis_on_4x4() {
+    let game = Connect4::new(4, 4).unwrap();
+    let explored = ExploredGame::new(&game, game.start(), 10_000_000).unwrap();
+    let solution = explored.solve(Model::Minimax);
+    let engine = Engine::new(&game, EngineSettings { tt_mib: 8, threads: 1, ..EngineSettings::default() });
+    let positions: &[Board] = &explored.positions;
+    for (id, pos) in positions.iter().enumerate().step_by(97) {
+        let expected = solution.value(id as u32).unwrap();
+        let r = engine.solve(pos, Limits::default());
+        assert_eq!(r.value, expected, "{}", game.format_position(pos));
+        assert_eq!(game.parse_position(&game.format_position(pos)).unwrap(), *pos);
+    }
+}
