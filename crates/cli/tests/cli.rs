@@ -235,3 +235,98 @@ fn bench_graph_reports_every_model() {
     let again = json(&["bench", "graph", "--nodes", "2000", "--edges", "10000", "--seed", "5", "--json"]);
     assert_eq!(v["solve"][2]["win"], again["solve"][2]["win"]);
 }
+
+fn connect4_file(name: &str) -> String {
+    format!("{}/../../../shared/data/connect4/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn solve_connect4_reads_test_files_from_stdin() {
+    let text = std::fs::read_to_string(connect4_file("Test_L3_R1")).unwrap();
+    let sample: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
+    let out = run(&["solve", "connect4", "-", "--threads", "1", "--hash", "16"], &sample);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(printed.lines().count(), 40);
+    for (expected, got) in sample.lines().zip(printed.lines()) {
+        assert_eq!(expected, got, "'POSITION SCORE' per line, as in the file");
+    }
+}
+
+#[test]
+fn solve_connect4_analyze_and_weak() {
+    // Column 1 is full; the others are scored, and the position's score is their maximum.
+    let v = json(&["solve", "connect4", "1111112233", "--analyze", "--json", "--hash", "16"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    assert_eq!(moves[0]["playable"], false);
+    assert_eq!(moves[0]["score"], Value::Null);
+    let best = moves.iter().filter_map(|m| m["score"].as_i64()).max().unwrap();
+    assert_eq!(v["score"].as_i64(), Some(best));
+    let text = ok(&["solve", "connect4", "1111112233", "--analyze", "--hash", "16"]);
+    assert!(text.starts_with(&format!("1111112233 {best} 1:full 2:")), "{text}");
+    let weak = json(&["solve", "connect4", "1111112233", "--weak", "--json", "--hash", "16"]);
+    assert_eq!(weak["score"].as_i64(), Some(best.signum()));
+    // Small boards: REFERENCE.md says 6 x 4 is a loss for the first player.
+    let v = json(&["solve", "connect4", "--width", "6", "--height", "4", "--json", "--hash", "16"]);
+    assert_eq!(v["outcome"], "lose");
+}
+
+#[test]
+fn connect4_input_errors() {
+    let err = fails(&["solve", "connect4", "12121212"], "");
+    assert!(err.contains("column 8") && err.contains("game is over"), "{err}");
+    let err = fails(&["solve", "connect4", "1111111"], "");
+    assert!(err.contains("column 1 is full"), "{err}");
+    let err = fails(&["solve", "connect4", "-"], "4453\n12x4\n");
+    assert!(err.contains("line 2") && err.contains("column 3"), "{err}");
+    let err = fails(&["solve", "connect4", "--width", "9", "--height", "7"], "");
+    assert!(err.contains("does not fit"), "{err}");
+    let err = fails(&["solve", "nim", "--width", "5"], "");
+    assert!(err.contains("no --width"), "{err}");
+    let err = fails(&["bench", "connect4", "/nonexistent/Test_L1_R1"], "");
+    assert!(err.contains("/nonexistent/Test_L1_R1"), "{err}");
+}
+
+#[test]
+fn search_reports_value_pv_and_statistics() {
+    let v = json(&["search", "tictactoe", "--json", "--threads", "1"]);
+    assert_eq!((v["value"].as_i64(), v["to_the_end"].as_bool()), (Some(0), Some(true)));
+    let v = json(&["search", "connect4", "4453", "--depth", "6", "--json", "--hash", "16"]);
+    assert_eq!(v["depth"], 6);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(!v["pv"].as_array().unwrap().is_empty());
+    let v = json(&["search", "nim", "3,4,5", "--json"]);
+    assert_eq!(v["best"], "1:2");
+}
+
+#[test]
+fn bench_ordering_measures_the_seed_claim() {
+    let v = json(&["bench", "ordering", "--branching", "3", "--depth", "4", "--trees", "5", "--json"]);
+    assert_eq!((v["b_to_the_d"].as_u64(), v["minimal_tree"].as_u64()), (Some(81), Some(17)));
+    let leaves: Vec<f64> =
+        v["runs"].as_array().unwrap().iter().map(|r| r["mean_leaves"].as_f64().unwrap()).collect();
+    assert_eq!(leaves[0], 81.0, "minimax evaluates every leaf");
+    assert!(leaves[1] >= leaves[2] && leaves[2] >= leaves[3], "worst >= random >= best: {leaves:?}");
+    assert!(leaves[3] <= 17.0, "best-first alpha-beta meets the minimal tree: {leaves:?}");
+}
+
+#[test]
+fn bench_connect4_checks_every_score() {
+    let v =
+        json(&["bench", "connect4", &connect4_file("Test_L2_R1"), "--first", "20", "--json", "--hash", "16"]);
+    let file = &v["files"][0];
+    assert_eq!((file["correct"].as_u64(), file["total"].as_u64()), (Some(20), Some(20)));
+    assert!(file["mean_nodes"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn play_connect4_to_the_end() {
+    // Near the end of a game, the engine plays both sides with perfect play.
+    let out =
+        run(&["play", "connect4", "2252576253462244111563365343671351441", "--you", "none", "--time", "0.5", "--json"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let last: Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().last().unwrap()).unwrap();
+    assert_eq!(last["to_move"], "nobody");
+}

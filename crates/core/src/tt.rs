@@ -97,7 +97,13 @@ impl SlotMemory {
             // Only a hint: without huge pages the table works the same, slower.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        Ok(Self { map, len })
+        let memory = Self { map, len };
+        // Touch every page now, so the first searches do not pay for page faults (and, with huge
+        // pages, for memory compaction) in the middle of their timing.
+        for slot in memory.slots().iter().step_by(4096 / std::mem::size_of::<Slot>()) {
+            slot.data.store(0, Relaxed);
+        }
+        Ok(memory)
     }
 
     fn slots(&self) -> &[Slot] {
@@ -114,7 +120,7 @@ pub struct TranspositionTable {
     memory: SlotMemory,
     /// Bucket index mask (number of buckets minus one).
     mask: u64,
-    generation: std::sync::atomic::AtomicU8,
+    generation: AtomicU64,
 }
 
 impl std::fmt::Debug for TranspositionTable {
@@ -131,7 +137,7 @@ impl TranspositionTable {
         let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         let memory = SlotMemory::new(buckets * 2).expect("memory for the transposition table");
         // Generation 0 marks never-written slots, so searches start at generation 1.
-        Self { memory, mask: buckets as u64 - 1, generation: std::sync::atomic::AtomicU8::new(1) }
+        Self { memory, mask: buckets as u64 - 1, generation: AtomicU64::new(1) }
     }
 
     /// Size in bytes.
@@ -139,16 +145,17 @@ impl TranspositionTable {
         self.memory.len * std::mem::size_of::<Slot>()
     }
 
-    /// Forgets every entry (an O(1) generation change; a full wipe once every 63 calls).
+    /// Forgets every entry, in constant time.
     pub fn clear(&self) {
-        let next = self.generation.load(Relaxed) % GENERATION_MASK + 1;
-        if next == 1 {
-            for s in self.memory.slots() {
-                s.check.store(0, Relaxed);
-                s.data.store(0, Relaxed);
-            }
-        }
-        self.generation.store(next, Relaxed);
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The current generation, and the value it mixes into keys so that entries of other
+    /// generations fail verification.
+    #[inline]
+    fn generation(&self) -> (u8, u64) {
+        let g = self.generation.load(Relaxed);
+        ((g as u8) & GENERATION_MASK, g.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17))
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -178,15 +185,12 @@ impl TranspositionTable {
     /// The entry stored for `key` in the current generation.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let generation = self.generation.load(Relaxed);
+        let (_, salt) = self.generation();
         let b = self.bucket(key);
         for slot in &self.memory.slots()[b..b + 2] {
             let data = slot.data.load(Relaxed);
-            if slot.check.load(Relaxed) ^ data == key {
-                let (entry, g) = TtEntry::unpack(data);
-                if g == generation {
-                    return Some(entry);
-                }
+            if slot.check.load(Relaxed) ^ data == key ^ salt {
+                return Some(TtEntry::unpack(data).0);
             }
         }
         None
@@ -197,8 +201,9 @@ impl TranspositionTable {
     /// slot moves to the second.
     #[inline]
     pub fn store(&self, key: u64, entry: TtEntry) {
-        let generation = self.generation.load(Relaxed);
+        let (generation, salt) = self.generation();
         let b = self.bucket(key);
+        let key = key ^ salt;
         let data = entry.pack(generation);
         let slots = self.memory.slots();
         let (first, second) = (&slots[b], &slots[b + 1]);
@@ -206,6 +211,8 @@ impl TranspositionTable {
         let first_check = first.check.load(Relaxed);
         let (old, old_generation) = TtEntry::unpack(first_data);
         let same_key = first_check ^ first_data == key;
+        // Generation tags are 6 bits: an old entry can look current, which only costs
+        // replacement quality; verification uses the full salted key.
         let stale = old_generation != generation;
         if same_key || stale || (entry.depth, entry.work) >= (old.depth, old.work) {
             if !same_key && !stale {
@@ -250,11 +257,11 @@ mod tests {
         assert_eq!(tt.probe(43), None);
         tt.clear();
         assert_eq!(tt.probe(42), None);
-        for _ in 0..200 {
+        for _ in 0..300 {
             tt.store(42, e);
             assert_eq!(tt.probe(42), Some(e));
             tt.clear();
-            assert_eq!(tt.probe(42), None, "every generation, including after a wrap, starts empty");
+            assert_eq!(tt.probe(42), None, "every generation, including after the tag wraps, starts empty");
         }
     }
 
