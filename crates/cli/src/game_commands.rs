@@ -13,7 +13,7 @@ use gamegraph_games::{visit, BuiltinGame, GameVisitor, Solver, GAMES};
 use serde_json::json;
 
 use crate::io::{print_json, read_text, write_atomically};
-use crate::{BuildArgs, GameArgs, GamesArgs, PlayArgs, Seat, SolveArgs};
+use crate::{BuildArgs, GameArgs, GamesArgs, PlayArgs, SolveArgs};
 
 /// Games are valued in the zero-sum model: a drawn final position is a draw, not a loss.
 const MODEL: Model = Model::Minimax;
@@ -282,12 +282,7 @@ impl GameVisitor for PlayVisitor<'_> {
         let mut lines = stdin.lock().lines();
         for ply in 0.. {
             let (entry, moves) = analyze(&game, &pos, |p| solved.entry(p))?;
-            let human = match args.you {
-                Seat::First => ply % 2 == 0,
-                Seat::Second => ply % 2 == 1,
-                Seat::Both => true,
-                Seat::None => false,
-            };
+            let human = args.you.moves_at(ply);
             let over = moves.is_empty();
             if args.json {
                 println!(

@@ -250,6 +250,18 @@ struct PlayArgs {
     json: bool,
 }
 
+impl Seat {
+    /// Whether you make the move at `ply` (0 for the first move played).
+    fn moves_at(self, ply: usize) -> bool {
+        match self {
+            Seat::First => ply % 2 == 0,
+            Seat::Second => ply % 2 == 1,
+            Seat::Both => true,
+            Seat::None => false,
+        }
+    }
+}
+
 /// Who makes the moves in `play`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum Seat {

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use crate::game_commands::{describe, position_or_start, read_move, with_game};
 use crate::io::{print_json, read_text};
-use crate::{PlayArgs, SearchArgs, Seat, SolveArgs};
+use crate::{PlayArgs, SearchArgs, SolveArgs};
 
 /// The outcome a score means for the player to move.
 fn outcome(score: i32) -> Outcome {
@@ -230,12 +230,7 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
     for ply in 0.. {
         let mut moves = Vec::new();
         game.moves(&pos, &mut moves);
-        let human = match args.you {
-            Seat::First => ply % 2 == 0,
-            Seat::Second => ply % 2 == 1,
-            Seat::Both => true,
-            Seat::None => false,
-        };
+        let human = args.you.moves_at(ply);
         let budget = Duration::from_secs_f64(args.time / moves.len().max(1) as f64);
         let values: Vec<(G::Move, Option<i32>)> = moves
             .iter()

@@ -323,8 +323,19 @@ fn bench_connect4_checks_every_score() {
 #[test]
 fn play_connect4_to_the_end() {
     // Near the end of a game, the engine plays both sides with perfect play.
-    let out =
-        run(&["play", "connect4", "2252576253462244111563365343671351441", "--you", "none", "--time", "0.5", "--json"], "");
+    let out = run(
+        &[
+            "play",
+            "connect4",
+            "2252576253462244111563365343671351441",
+            "--you",
+            "none",
+            "--time",
+            "0.5",
+            "--json",
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let last: Value =
         serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().last().unwrap()).unwrap();

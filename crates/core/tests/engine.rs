@@ -2,44 +2,13 @@
 //! the pitfalls of REFERENCE.md section 2.
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
-use gamegraph::graph::GameGraph;
 use gamegraph::graph_game::GraphGame;
 use gamegraph::solution::solve_graph;
 use gamegraph::{Evaluate, Game, Model, PositionKey, Stake};
 use proptest::prelude::*;
 
-fn graph(succ: &[Vec<usize>], stakes: &[Stake]) -> GameGraph {
-    let edges: Vec<(u32, u32)> =
-        succ.iter().enumerate().flat_map(|(u, vs)| vs.iter().map(move |&v| (u as u32, v as u32))).collect();
-    GameGraph::from_edges(succ.len(), &edges, stakes.to_vec())
-}
-
-fn cyclic() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<Stake>)> {
-    (1usize..10).prop_flat_map(|n| {
-        (prop::collection::vec(prop::collection::vec(0..n, 0..4), n), prop::collection::vec(-4i32..5, n))
-    })
-}
-
-fn acyclic() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<Stake>)> {
-    (1usize..14).prop_flat_map(|n| {
-        let succ = prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
-        (succ, prop::collection::vec(-6i32..7, n)).prop_map(move |(succ, stakes)| {
-            let succ = succ
-                .into_iter()
-                .enumerate()
-                .map(|(u, t)| {
-                    let later = n - u - 1;
-                    if later == 0 {
-                        Vec::new()
-                    } else {
-                        t.into_iter().map(|i| u + 1 + i.index(later)).collect()
-                    }
-                })
-                .collect();
-            (succ, stakes)
-        })
-    })
-}
+mod common;
+use common::{acyclic, cyclic, graph};
 
 /// Every combination worth telling apart.
 fn all_settings() -> Vec<EngineSettings> {
@@ -59,7 +28,7 @@ proptest! {
     /// With cycles, a repetition is a draw and path-dependent results stay out of the table: the
     /// engine then finds the retrograde minimax value of every position.
     #[test]
-    fn engine_equals_retrograde_on_cyclic_graphs((succ, stakes) in cyclic()) {
+    fn engine_equals_retrograde_on_cyclic_graphs((succ, stakes) in cyclic(10)) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
         for settings in all_settings() {
@@ -82,7 +51,7 @@ proptest! {
     /// Fail-soft: a result at or below alpha bounds the value from above, at or above beta from
     /// below, and is exact in between; the table never lets a bound pass for an exact value.
     #[test]
-    fn windows_give_the_right_kind_of_bound((succ, stakes) in acyclic(), a in -6i32..6, width in 1i32..4) {
+    fn windows_give_the_right_kind_of_bound((succ, stakes) in acyclic(14), a in -6i32..6, width in 1i32..4) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
         let game = GraphGame::new(&g, 0);

@@ -9,6 +9,8 @@ use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::{Model, Outcome, Stake};
 use proptest::prelude::*;
 
+mod common;
+
 /// A graph as plain adjacency lists and stakes, easy to reason about in oracles.
 #[derive(Debug, Clone)]
 struct Plain {
@@ -18,13 +20,7 @@ struct Plain {
 
 impl Plain {
     fn graph(&self) -> GameGraph {
-        let edges: Vec<(u32, u32)> = self
-            .succ
-            .iter()
-            .enumerate()
-            .flat_map(|(u, vs)| vs.iter().map(move |&v| (u as u32, v as u32)))
-            .collect();
-        GameGraph::from_edges(self.succ.len(), &edges, self.stakes.clone())
+        common::graph(&self.succ, &self.stakes)
     }
 
     fn is_final(&self, u: usize) -> bool {
@@ -185,33 +181,11 @@ fn side(win: bool, lose: bool) -> Outcome {
 }
 
 fn cyclic_graph() -> impl Strategy<Value = Plain> {
-    (1usize..14).prop_flat_map(|n| {
-        let succ = prop::collection::vec(prop::collection::vec(0..n, 0..4), n);
-        let stakes = prop::collection::vec(-4i32..5, n);
-        (succ, stakes).prop_map(|(succ, stakes)| Plain { succ, stakes })
-    })
+    common::cyclic(14).prop_map(|(succ, stakes)| Plain { succ, stakes })
 }
 
 fn acyclic_graph() -> impl Strategy<Value = Plain> {
-    (1usize..16).prop_flat_map(|n| {
-        let succ = prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
-        let stakes = prop::collection::vec(-6i32..7, n);
-        (succ, stakes).prop_map(move |(succ, stakes)| {
-            let succ = succ
-                .into_iter()
-                .enumerate()
-                .map(|(u, targets)| {
-                    let later = n - u - 1;
-                    if later == 0 {
-                        Vec::new()
-                    } else {
-                        targets.into_iter().map(|i| u + 1 + i.index(later)).collect()
-                    }
-                })
-                .collect();
-            Plain { succ, stakes }
-        })
-    })
+    common::acyclic(16).prop_map(|(succ, stakes)| Plain { succ, stakes })
 }
 
 proptest! {
