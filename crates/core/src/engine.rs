@@ -260,8 +260,9 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
             }
             let Some(index) = self.tt.probe(key).and_then(|e| e.best) else { break };
             moves.clear();
-            if self.game.search_moves(&pos, &mut moves).is_none() {
-                self.game.order_moves(&pos, &mut moves);
+            // Table indices refer to the moves as generated.
+            if self.game.search_moves(&pos, &mut moves).is_some() {
+                break;
             }
             let Some(&mv) = moves.get(index as usize) else { break };
             pv.push(mv);
@@ -294,6 +295,8 @@ struct Worker<'e, G: Evaluate> {
     buffers: Vec<Vec<G::Move>>,
     /// Per ply, the order (indices into the move buffer) to search moves in.
     orders: Vec<Vec<u8>>,
+    /// Per ply, the moves as generated, before ordering (table entries index into them).
+    generated: Vec<Vec<G::Move>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -311,7 +314,7 @@ struct Worker<'e, G: Evaluate> {
 }
 
 /// How many children's table buckets a node prefetches before searching them.
-const PREFETCHED_CHILDREN: usize = 4;
+const PREFETCHED_CHILDREN: usize = 8;
 
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -338,6 +341,7 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
             stats: SearchStats::default(),
             buffers: Vec::new(),
             orders: Vec::new(),
+            generated: Vec::new(),
             killers: Vec::new(),
             history: Vec::new(),
             root_best: None,
@@ -550,6 +554,7 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
             self.orders.resize_with(ply + 1, Vec::new);
+            self.generated.resize_with(ply + 1, Vec::new);
             self.killers.resize(ply + 1, [None, None]);
         }
         // Start fetching this node's table bucket now: the memory latency then overlaps move
@@ -624,27 +629,23 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
                 }
             }
         }
-        self.game.order_moves(pos, moves);
         if self.settings.etc && depth > 2 {
             if let Some(score) = self.enhanced_cutoff(pos, moves, tt_depth, ply, beta) {
                 self.stats.etc_cutoffs += 1;
                 return score;
             }
         }
-        let mut order = std::mem::take(&mut self.orders[ply]);
-        self.move_order(moves, tt_move, ply, &mut order);
-        let value = self.search_children(pos, moves, &order, tt_move, key, depth, ply, alpha, beta);
-        self.orders[ply] = order;
-        value
+        self.search_children(pos, moves, tt_move, key, depth, ply, alpha, beta)
     }
 
-    /// Searches `moves` in `order` with principal-variation search and stores the result.
+    /// Searches the moves with principal-variation search and stores the result: the table's
+    /// move first, and only if it does not cut off, the others in the game's order (so nodes
+    /// answered by the table move never pay for move ordering).
     #[allow(clippy::too_many_arguments)]
     fn search_children(
         &mut self,
         pos: &G::Position,
-        moves: &[G::Move],
-        order: &[u8],
+        moves: &mut [G::Move],
         tt_move: Option<u8>,
         key: u64,
         depth: u32,
@@ -654,49 +655,39 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
     ) -> i32 {
         let nodes_before = self.stats.nodes;
         let horizon_above = std::mem::replace(&mut self.hit_horizon, false);
-        let mut best = -INFINITY;
-        let mut best_index = None;
-        let mut a = alpha;
-        // Start loading the first children's table buckets: the search is bound by memory
-        // latency, and these loads overlap the work on the first child (measured: 6% faster).
-        for &i in order.iter().take(PREFETCHED_CHILDREN) {
-            let child = self.game.play(pos, moves[i as usize]);
-            self.tt.prefetch(self.game.key(&child));
+        let mut node = NodeState { best: -INFINITY, best_move: None, alpha, searched: 0 };
+        // Table indices refer to the moves as generated, before ordering.
+        let tt_move = tt_move.and_then(|i| moves.get(i as usize).copied());
+        let mut generated = std::mem::take(&mut self.generated[ply]);
+        generated.clear();
+        generated.extend_from_slice(moves);
+        let mut cut = false;
+        if let Some(mv) = tt_move {
+            cut = self.search_move(pos, mv, &mut node, depth, ply, beta);
         }
-        for (n, &i) in order.iter().enumerate() {
-            let mv = moves[i as usize];
-            let child = self.game.play(pos, mv);
-            let next = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-            let score = if n == 0 || !self.settings.pvs {
-                -self.negamax(&child, next, ply + 1, -beta, -a)
-            } else {
-                let s = -self.negamax(&child, next, ply + 1, -a - 1, -a);
-                if s > a && s < beta && !self.aborted {
-                    -self.negamax(&child, next, ply + 1, -beta, -a)
-                } else {
-                    s
-                }
-            };
-            if self.aborted {
-                return 0;
+        if !cut && !self.aborted {
+            self.game.order_moves(pos, moves);
+            let mut order = std::mem::take(&mut self.orders[ply]);
+            self.move_order(moves, tt_move, ply, &mut order);
+            // Start loading the children's table buckets: the search is bound by memory
+            // latency, and these loads overlap the work on the first child.
+            for &i in order.iter().take(PREFETCHED_CHILDREN) {
+                let child = self.game.play(pos, moves[i as usize]);
+                self.tt.prefetch(self.game.key(&child));
             }
-            if score > best {
-                best = score;
-                best_index = Some(i);
-                if ply == 0 {
-                    self.root_best = Some(mv);
-                }
-                a = a.max(score);
-                if a >= beta {
-                    self.stats.beta_cutoffs += 1;
-                    if n == 0 {
-                        self.stats.first_move_cutoffs += 1;
-                    }
-                    self.reward(mv, depth, ply);
+            for &i in &order {
+                if self.search_move(pos, moves[i as usize], &mut node, depth, ply, beta) || self.aborted {
                     break;
                 }
             }
+            self.orders[ply] = order;
         }
+        let best_index = node.best_move.and_then(|m| generated.iter().position(|&g| g == m)).map(|i| i as u8);
+        self.generated[ply] = generated;
+        if self.aborted {
+            return 0;
+        }
+        let best = node.best;
         let bound = if best <= alpha {
             Bound::Upper
         } else if best >= beta {
@@ -704,7 +695,8 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
         } else {
             Bound::Exact
         };
-        let stored_best = if bound == Bound::Upper { tt_move } else { best_index };
+        let keep_tt_move = tt_move.and_then(|m| generated_index(&self.generated[ply], m));
+        let stored_best = if bound == Bound::Upper { keep_tt_move } else { best_index };
         let work = work_of(self.stats.nodes - nodes_before);
         // A subtree that never met the depth limit was searched to the end of the game: its
         // result holds at any depth.
@@ -722,6 +714,51 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
             self.repeated_at = usize::MAX; // the repetition closes here: ancestors are unaffected
         }
         best
+    }
+
+    /// Searches one move of a node (null window after the first, re-searched when it lands
+    /// inside the window) and updates the node; returns true on a cutoff.
+    fn search_move(
+        &mut self,
+        pos: &G::Position,
+        mv: G::Move,
+        node: &mut NodeState<G::Move>,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+    ) -> bool {
+        let child = self.game.play(pos, mv);
+        let next = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
+        let a = node.alpha;
+        let score = if node.searched == 0 || !self.settings.pvs {
+            -self.negamax(&child, next, ply + 1, -beta, -a)
+        } else {
+            let s = -self.negamax(&child, next, ply + 1, -a - 1, -a);
+            if s > a && s < beta && !self.aborted {
+                -self.negamax(&child, next, ply + 1, -beta, -a)
+            } else {
+                s
+            }
+        };
+        node.searched += 1;
+        if self.aborted || score <= node.best {
+            return false;
+        }
+        node.best = score;
+        node.best_move = Some(mv);
+        if ply == 0 {
+            self.root_best = Some(mv);
+        }
+        node.alpha = node.alpha.max(score);
+        if node.alpha < beta {
+            return false;
+        }
+        self.stats.beta_cutoffs += 1;
+        if node.searched == 1 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        self.reward(mv, depth, ply);
+        true
     }
 
     /// A cutoff proven by the table entries of the children, without searching them.
@@ -749,36 +786,29 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
 
     /// The order to search `moves` in (indices): table move, killers, then the game's order
     /// refined by history.
-    fn move_order(&self, moves: &[G::Move], tt_move: Option<u8>, ply: usize, order: &mut Vec<u8>) {
-        let n = moves.len().min(256);
+    fn move_order(&self, moves: &[G::Move], tt_move: Option<G::Move>, ply: usize, order: &mut Vec<u8>) {
         order.clear();
-        order.extend(0..n as u8);
-        let rank = |i: u8| -> (u8, std::cmp::Reverse<u32>) {
-            let mv = moves[i as usize];
-            if Some(i) == tt_move {
-                return (0, std::cmp::Reverse(0));
-            }
-            if self.settings.killers && self.killers[ply].contains(&Some(mv)) {
-                return (1, std::cmp::Reverse(0));
-            }
-            let h = if self.settings.history {
-                self.game.move_id(mv).and_then(|id| self.history.get(id as usize).copied()).unwrap_or(0)
-            } else {
-                0
+        order.extend((0..moves.len().min(256) as u8).filter(|&i| Some(moves[i as usize]) != tt_move));
+        if self.settings.killers || self.settings.history {
+            let rank = |i: &u8| -> (bool, std::cmp::Reverse<u32>) {
+                let mv = moves[*i as usize];
+                let killer = self.settings.killers && self.killers[ply].contains(&Some(mv));
+                let history = if self.settings.history {
+                    self.game.move_id(mv).and_then(|id| self.history.get(id as usize).copied()).unwrap_or(0)
+                } else {
+                    0
+                };
+                (!killer, std::cmp::Reverse(history))
             };
-            (2, std::cmp::Reverse(h))
-        };
-        if tt_move.is_some() || self.settings.killers || self.settings.history {
-            order.sort_by_key(|&i| rank(i));
+            order.sort_by_key(rank);
         }
-        if self.id > 0 && n - usize::from(tt_move.is_some()) >= 2 {
+        if self.id > 0 && order.len() >= 2 {
             // Helpers swap the first two candidate moves at about one node in four, so that they
             // explore, and fill the table with, what the main thread will need next.
             let noise =
                 (self.stats.nodes ^ (ply as u64).wrapping_mul(0x9E37)).wrapping_mul(0x2545_F491_4F6C_DD1D);
             if noise >> 62 == 0 {
-                let first = usize::from(tt_move.is_some());
-                order.swap(first, first + 1);
+                order.swap(0, 1);
             }
         }
     }
@@ -800,6 +830,19 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
             }
         }
     }
+}
+
+/// The search state of one node while its moves are tried.
+struct NodeState<M> {
+    best: i32,
+    best_move: Option<M>,
+    alpha: i32,
+    searched: usize,
+}
+
+/// The index of `mv` among the moves as generated.
+fn generated_index<M: PartialEq>(generated: &[M], mv: M) -> Option<u8> {
+    generated.iter().position(|g| *g == mv).map(|i| i as u8)
 }
 
 /// The size class of a subtree of `nodes` nodes (its bit length), which the table uses to keep
