@@ -628,7 +628,8 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
                     Bound::Lower => score >= beta,
                     Bound::Upper => score <= alpha,
                 };
-                if cut {
+                // The root is always searched, so that it has a best move.
+                if cut && ply > 0 {
                     self.stats.tt_cutoffs += 1;
                     // A depth-limited entry carries heuristic values: this iteration is not exact.
                     self.hit_horizon |= e.depth != TtEntry::UNLIMITED;

@@ -40,7 +40,10 @@ proptest! {
                 prop_assert_eq!(Some(r.value), exact.value(u), "node {} with {:?}", u, settings);
                 let s = engine.search(&u, Limits::default());
                 prop_assert_eq!(Some(s.value), exact.value(u), "search, node {} with {:?}", u, settings);
-                // The best move achieves the value.
+                // Every root with moves gets a best move, and it achieves the value.
+                let has_moves = !g.successors(u).is_empty();
+                prop_assert_eq!(r.best.is_some(), has_moves);
+                prop_assert_eq!(s.best.is_some(), has_moves, "search, node {} with {:?}", u, settings);
                 if let Some(best) = r.best {
                     prop_assert_eq!(exact.value(best).map(|v| -v), exact.value(u));
                 }
