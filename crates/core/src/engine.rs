@@ -210,7 +210,24 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     ) -> Report<G::Move> {
         let started = Instant::now();
         let stop = AtomicBool::new(false);
-        let helpers = self.settings.threads.max(1) - 1;
+        let mut helpers = self.settings.threads.max(1) - 1;
+        let mut quick_stats = SearchStats::default();
+        if helpers > 0 {
+            // Most searches are small: try alone first, so that they do not pay for starting
+            // threads (the table keeps what the attempt learnt if it runs out of nodes).
+            let quick_limit = QUICK_NODES.min(limits.nodes.unwrap_or(u64::MAX));
+            let mut main =
+                Worker::new(self, &stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0);
+            let outcome = drive(&mut main);
+            quick_stats = main.stats;
+            if !main.aborted {
+                return self.report(pos, outcome, quick_stats, started);
+            }
+            helpers = if limits.nodes.is_some_and(|n| n <= QUICK_NODES) { 0 } else { helpers };
+            if helpers == 0 {
+                return self.report(pos, outcome, quick_stats, started);
+            }
+        }
         let (outcome, mut stats) = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..=helpers)
                 .map(|id| {
@@ -231,6 +248,17 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
             }
             (outcome, stats)
         });
+        stats.add(&quick_stats);
+        self.report(pos, outcome, stats, started)
+    }
+
+    fn report(
+        &self,
+        pos: &G::Position,
+        outcome: Outcome<G::Move>,
+        mut stats: SearchStats,
+        started: Instant,
+    ) -> Report<G::Move> {
         stats.nodes = stats.nodes.max(1);
         let pv = self.principal_variation(pos, outcome.best);
         Report {
@@ -315,6 +343,9 @@ struct Worker<'e, G: Evaluate> {
     repeated_at: usize,
     aborted: bool,
 }
+
+/// Nodes a search with several threads first tries on the calling thread alone.
+const QUICK_NODES: u64 = 20_000;
 
 /// How many children's table buckets a node prefetches before searching them.
 const PREFETCHED_CHILDREN: usize = 8;
