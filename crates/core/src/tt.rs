@@ -9,6 +9,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use rayon::prelude::*;
+
 /// What a stored score means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Bound {
@@ -100,9 +102,8 @@ impl SlotMemory {
         let memory = Self { map, len };
         // Touch every page now, so the first searches do not pay for page faults (and, with huge
         // pages, for memory compaction) in the middle of their timing.
-        for slot in memory.slots().iter().step_by(4096 / std::mem::size_of::<Slot>()) {
-            slot.data.store(0, Relaxed);
-        }
+        let per_page = 4096 / std::mem::size_of::<Slot>();
+        memory.slots().par_chunks(per_page).for_each(|page| page[0].data.store(0, Relaxed));
         Ok(memory)
     }
 
