@@ -242,7 +242,10 @@ fn connect4_file(name: &str) -> String {
 
 #[test]
 fn solve_connect4_reads_test_files_from_stdin() {
-    let text = std::fs::read_to_string(connect4_file("Test_L3_R1")).unwrap();
+    let path = connect4_file("Test_L3_R1");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e} (the public test files are expected in ../shared beside the repository)")
+    });
     let sample: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
     let out = run(&["solve", "connect4", "-", "--threads", "1", "--hash", "16"], &sample);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

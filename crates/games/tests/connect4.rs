@@ -10,7 +10,12 @@ use gamegraph_games::Connect4;
 
 fn test_set(name: &str) -> Vec<(String, i32)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the public test files are expected in ../shared beside the repository)",
+            path.display()
+        )
+    });
     text.lines()
         .map(|l| {
             let mut f = l.split_whitespace();
