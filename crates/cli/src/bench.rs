@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use gamegraph::engine::{Engine, Limits};
+use gamegraph::engine::Limits;
 use gamegraph::random_graph::random_graph;
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
@@ -40,7 +40,18 @@ fn peak_memory() -> Option<u64> {
 
 pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     if args.nodes >= u32::MAX as usize {
-        anyhow::bail!("--nodes must be below 2^32 - 1 (node ids are 32-bit)");
+        bail!("--nodes must be below 2^32 - 1 (node ids are 32-bit)");
+    }
+    // Both directions of the graph (8 bytes a move) and about 40 bytes a node with a solution.
+    let needed = (args.edges as u64).saturating_mul(8).saturating_add((args.nodes as u64).saturating_mul(40));
+    if let Some(total) = crate::io::memory_bytes().filter(|&t| needed > t / 4 * 3) {
+        bail!(
+            "a graph of {} nodes and {} edges needs about {} MiB, more than this machine's {} MiB allow",
+            args.nodes,
+            args.edges,
+            needed >> 20,
+            total >> 20
+        );
     }
     let (graph, build) = phase("building the graph", || random_graph(args.nodes, args.edges, args.seed));
     let edges = graph.edges().max(1) as f64;
@@ -122,7 +133,7 @@ fn read_test_file(path: &std::path::Path, first: Option<usize>) -> Result<Vec<Te
 pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
     let game = Connect4::default();
     let settings = args.engine.settings();
-    let engine = Engine::new(&game, settings.clone());
+    let engine = args.engine.engine(&game)?;
     let mut files = Vec::new();
     for path in &args.files {
         let positions = read_test_file(path, args.first)?;

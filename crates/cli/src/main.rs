@@ -146,13 +146,14 @@ impl GameArgs {
 #[derive(Args, Debug, Clone)]
 struct EngineArgs {
     /// Search threads (Lazy SMP); default: every core.
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
-    hash: usize,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// Transposition table size in MiB (at most three quarters of the memory).
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    hash: u32,
     /// Turn on optional engine techniques, off by default because they did not pay on the games
-    /// measured (comma-separated: killers, history, etc for enhanced transposition cutoffs).
+    /// measured (comma-separated: killers, history, etc for enhanced transposition cutoffs, mtdf
+    /// for MTD(f) instead of aspiration windows in iterative deepening).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     with: Vec<Technique>,
     /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
@@ -169,24 +170,45 @@ enum Technique {
     Killers,
     History,
     Etc,
+    Mtdf,
 }
 
 impl EngineArgs {
+    /// The engine for `game`, with a clear error when the table does not fit in memory.
+    fn engine<'g, G: gamegraph::Evaluate + gamegraph::PositionKey + Sync>(
+        &self,
+        game: &'g G,
+    ) -> anyhow::Result<gamegraph::engine::Engine<'g, G>> {
+        let settings = self.settings();
+        let total = io::memory_bytes();
+        if let Some(total) = total.filter(|&t| (settings.tt_mib as u64) << 20 > t / 4 * 3) {
+            anyhow::bail!(
+                "--hash {} MiB is more than three quarters of this machine's {} MiB of memory",
+                settings.tt_mib,
+                total >> 20
+            );
+        }
+        gamegraph::engine::Engine::try_new(game, settings)
+            .map_err(|e| anyhow::anyhow!("cannot allocate a {} MiB table: {e}", self.hash))
+    }
+
     fn settings(&self) -> gamegraph::engine::EngineSettings {
-        let threads =
-            self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = self
+            .threads
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let defaults = gamegraph::engine::EngineSettings::default();
         let pick =
             |t: Technique, default: bool| (default || self.with.contains(&t)) && !self.without.contains(&t);
         gamegraph::engine::EngineSettings {
-            tt_mib: self.hash,
+            tt_mib: self.hash as usize,
             threads: threads.max(1),
             pvs: pick(Technique::Pvs, defaults.pvs),
             aspiration: pick(Technique::Aspiration, defaults.aspiration),
             killers: pick(Technique::Killers, defaults.killers),
             history: pick(Technique::History, defaults.history),
             etc: pick(Technique::Etc, defaults.etc),
-            mtdf: defaults.mtdf,
+            mtdf: pick(Technique::Mtdf, defaults.mtdf),
         }
     }
 }
@@ -290,9 +312,6 @@ struct SearchArgs {
     /// Stop after this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Use MTD(f) at each iteration instead of aspiration windows.
-    #[arg(long)]
-    mtdf: bool,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]

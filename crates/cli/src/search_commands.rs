@@ -47,7 +47,7 @@ fn move_value<G: BuiltinGame>(
 }
 
 pub fn solve<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
-    let engine = Engine::new(game, args.engine.settings());
+    let engine = args.engine.engine(game)?;
     if args.position.as_deref() == Some("-") {
         let input = read_text(Path::new("-"))?;
         for (n, line) in input.lines().enumerate() {
@@ -159,9 +159,7 @@ impl GameVisitor for SearchVisitor<'_> {
             bail!("--time must be a positive number of seconds");
         }
         let pos = position_or_start(&game, args.position.as_deref())?;
-        let mut settings = args.engine.settings();
-        settings.mtdf = args.mtdf;
-        let engine = Engine::new(&game, settings);
+        let engine = args.engine.engine(&game)?;
         let limits =
             Limits { depth: args.depth, nodes: args.nodes, time: args.time.map(Duration::from_secs_f64) };
         let r = engine.search(&pos, limits);
@@ -223,7 +221,7 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
     if !(args.time > 0.0 && args.time.is_finite()) {
         bail!("--time must be a positive number of seconds");
     }
-    let engine = Engine::new(game, args.engine.settings());
+    let engine = args.engine.engine(game)?;
     let mut pos = position_or_start(game, args.position.as_deref())?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();

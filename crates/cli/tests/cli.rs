@@ -287,6 +287,10 @@ fn connect4_input_errors() {
     assert!(err.contains("does not fit"), "{err}");
     let err = fails(&["solve", "nim", "--width", "5"], "");
     assert!(err.contains("no --width"), "{err}");
+    let err = fails(&["solve", "connect4", "4", "--hash", "100000000"], "");
+    assert!(err.contains("--hash"), "{err}");
+    let err = fails(&["bench", "graph", "--nodes", "10", "--edges", "100000000000000"], "");
+    assert!(err.contains("needs about"), "{err}");
     let err = fails(&["bench", "connect4", "/nonexistent/Test_L1_R1"], "");
     assert!(err.contains("/nonexistent/Test_L1_R1"), "{err}");
 }

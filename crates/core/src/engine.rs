@@ -156,8 +156,16 @@ pub struct Engine<'g, G> {
 
 impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     /// An engine with its own table of `settings.tt_mib` MiB.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be mapped; [`Engine::try_new`] reports it instead.
     pub fn new(game: &'g G, settings: EngineSettings) -> Self {
-        Self { game, tt: TranspositionTable::new(settings.tt_mib), settings }
+        Self::try_new(game, settings).expect("memory for the transposition table")
+    }
+
+    /// Like [`Engine::new`], but reports a table too large to map as an error.
+    pub fn try_new(game: &'g G, settings: EngineSettings) -> std::io::Result<Self> {
+        Ok(Self { game, tt: TranspositionTable::try_new(settings.tt_mib)?, settings })
     }
 
     /// The settings.

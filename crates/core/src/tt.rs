@@ -131,14 +131,22 @@ impl std::fmt::Debug for TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mib` mebibytes (at least one bucket), rounded down to a power of two.
-    pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) << 20;
+    /// A table of at most `mib` mebibytes (at least one bucket), rounded down to a power of two,
+    /// or the system's refusal to map that much memory.
+    pub fn try_new(mib: usize) -> std::io::Result<Self> {
+        let bytes = mib.clamp(1, 1 << 30) << 20;
         let fit = bytes / 32; // two 16-byte slots per bucket
         let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
-        let memory = SlotMemory::new(buckets * 2).expect("memory for the transposition table");
-        // Generation 0 marks never-written slots, so searches start at generation 1.
-        Self { memory, mask: buckets as u64 - 1, generation: AtomicU64::new(1) }
+        let memory = SlotMemory::new(buckets * 2)?;
+        Ok(Self { memory, mask: buckets as u64 - 1, generation: AtomicU64::new(1) })
+    }
+
+    /// Like [`TranspositionTable::try_new`].
+    ///
+    /// # Panics
+    /// If the memory cannot be mapped.
+    pub fn new(mib: usize) -> Self {
+        Self::try_new(mib).expect("memory for the transposition table")
     }
 
     /// Size in bytes.
