@@ -12,6 +12,10 @@
 //! - **Minimax and alpha-beta.** [`search`] runs depth-limited minimax or fail-soft alpha-beta on
 //!   any game with an [`Evaluate`] heuristic, counting nodes and leaves and recording what was
 //!   pruned; [`tree`] applies it to the explicit trees of the seed (`A(B(4 9 6) C(3 7 5) D(8 2 10))`).
+//!   [`engine`] is the full-strength version: a shared lockless transposition table ([`tt`]),
+//!   principal-variation search, iterative deepening, exact solving by null-window bisection and
+//!   Lazy SMP; [`graph_game`] lets it search explicit graphs, which is how it is tested against
+//!   retrograde analysis.
 //!
 //! A new game implements [`Game`] (start, moves, play, stake of final positions) and opts into the
 //! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
