@@ -704,7 +704,8 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
         let horizon_above = std::mem::replace(&mut self.hit_horizon, false);
         let mut node = NodeState { best: -INFINITY, best_move: None, alpha, searched: 0 };
         // Table indices refer to the moves as generated, before ordering.
-        let tt_move = tt_move.and_then(|i| moves.get(i as usize).copied());
+        let tt_index = tt_move.filter(|&i| (i as usize) < moves.len());
+        let tt_move = tt_index.map(|i| moves[i as usize]);
         let mut generated = std::mem::take(&mut self.generated[ply]);
         generated.clear();
         generated.extend_from_slice(moves);
@@ -729,7 +730,7 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
             }
             self.orders[ply] = order;
         }
-        let best_index = node.best_move.and_then(|m| generated.iter().position(|&g| g == m)).map(|i| i as u8);
+        let best_index = node.best_move.and_then(|m| generated_index(&generated, m));
         self.generated[ply] = generated;
         if self.aborted {
             return 0;
@@ -742,8 +743,7 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
         } else {
             Bound::Exact
         };
-        let keep_tt_move = tt_move.and_then(|m| generated_index(&self.generated[ply], m));
-        let stored_best = if bound == Bound::Upper { keep_tt_move } else { best_index };
+        let stored_best = if bound == Bound::Upper { tt_index } else { best_index };
         let work = work_of(self.stats.nodes - nodes_before);
         // A subtree that never met the depth limit was searched to the end of the game: its
         // result holds at any depth.
