@@ -214,9 +214,10 @@ impl GameGraph {
 
 impl Predecessors for GameGraph {
     type Node = u32;
+    type Scratch = ();
 
     #[inline]
-    fn for_each_predecessor(&self, node: u32, mut f: impl FnMut(u32)) {
+    fn for_each_predecessor(&self, node: u32, _: &mut (), mut f: impl FnMut(u32)) {
         for &p in self.predecessors(node) {
             f(p);
         }

@@ -1,24 +1,33 @@
 //! The retrograde propagation kernel: labels positions win or lose backwards from seeds, in
-//! O(V + E), on graphs with cycles too.
+//! O(V + E), on graphs with cycles too, on every core.
 //!
-//! One kernel serves the three value models of [`crate::solution::Model`]. Seeds come in *levels*
-//! processed from the highest to the lowest; at each level the seeds are decided, then the
-//! decisions spread to predecessors exactly as in the classic outcome algorithm: a lose position
-//! makes every undecided predecessor win, a win position decrements its predecessors' move
-//! counters and a counter that reaches zero makes that predecessor lose. Because the win and lose
-//! sets only grow as the level falls, every position is decided once, at the highest level where
-//! it can be, which is its value; a first-in first-out queue per level makes each remoteness the
-//! shortest win or the longest loss among the moves that keep that value.
+//! One kernel serves the three value models of [`crate::solution::Model`] and the layered
+//! databases of games whose moves leave the graph (a capture in Awari leads into a smaller,
+//! already solved database). Seeds come in *levels* processed from the highest to the lowest; at
+//! each level the seeds are decided, then the decisions spread to predecessors exactly as in the
+//! classic outcome algorithm: a lose position makes every undecided predecessor win, a win
+//! position decrements its predecessors' move counters and a counter that reaches zero makes that
+//! predecessor lose. Because the win and lose sets only grow as the level falls, every position is
+//! decided once, at the highest level where it can be, which is its value.
+//!
+//! Within a level the spreading goes in synchronous rounds: round `r` decides exactly the
+//! positions whose remoteness is `r` (shortest win, longest loss among the moves that keep the
+//! value). A round's frontier is expanded in parallel when it is large; the stores decide and
+//! count with atomic operations, so each position is still decided exactly once and the result is
+//! the same, bit for bit, whatever the number of threads.
 //!
 //! The kernel knows nothing of how predecessors are found ([`Predecessors`]: a stored reverse
 //! graph, or a game's un-move generator over a dense index) nor of how labels are stored
-//! ([`LabelStore`]: [`DenseStore`] here, a packed store for databases that need a few bytes per
-//! position).
+//! ([`LabelStore`]: [`DenseStore`] here, a one-byte store for databases that need no remoteness).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
 
 use crate::game::Stake;
 
 /// A node identifier usable as an array index.
-pub trait NodeId: Copy + Eq + std::fmt::Debug {
+pub trait NodeId: Copy + Eq + std::fmt::Debug + Send + Sync {
     /// The identifier as an index.
     fn index(self) -> usize;
     /// The identifier of an index.
@@ -48,11 +57,14 @@ impl NodeId for u64 {
 }
 
 /// How the kernel walks backwards: every position with a move into a given one.
-pub trait Predecessors {
+pub trait Predecessors: Sync {
     /// The node identifier.
     type Node: NodeId;
-    /// Calls `f` once per move into `node` (twice for a predecessor with two such moves).
-    fn for_each_predecessor(&self, node: Self::Node, f: impl FnMut(Self::Node));
+    /// Working memory that one thread reuses from call to call (an un-move buffer, say).
+    type Scratch: Default + Send;
+    /// Calls `f` once per move into `node` (twice for a predecessor with two such moves) that
+    /// stays in the graph.
+    fn for_each_predecessor(&self, node: Self::Node, scratch: &mut Self::Scratch, f: impl FnMut(Self::Node));
 }
 
 /// Which side a decided position is on, for the player to move there.
@@ -85,104 +97,211 @@ pub struct Label {
     pub remoteness: u32,
 }
 
-/// A final position that enters the propagation at a given level.
+/// Where the propagation starts at a level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Seed<N> {
-    /// The position.
-    pub node: N,
-    /// Its side for the player to move.
-    pub side: Side,
-    /// Its level.
-    pub level: Stake,
+pub enum Seed<N> {
+    /// A final position (no moves), decided at once as `side` for its mover.
+    Final {
+        /// The position.
+        node: N,
+        /// Its side for the player to move.
+        side: Side,
+        /// Its level.
+        level: Stake,
+    },
+    /// A move of `node` that leaves the graph, into a position already decided elsewhere as
+    /// `child` for the player to move there. Such a move counts in `node`'s move counter like any
+    /// other; a node with several exits needs only its best one as a seed.
+    Exit {
+        /// The position with the move.
+        node: N,
+        /// The side of the position reached, for its mover.
+        child: Side,
+        /// The level of the position reached.
+        level: Stake,
+    },
 }
 
-/// Per-position storage that the kernel reads and writes: a move counter for each undecided
-/// position, a [`Label`] for each decided one.
-pub trait LabelStore {
+impl<N> Seed<N> {
+    /// The level at which the seed enters.
+    pub fn level(&self) -> Stake {
+        match *self {
+            Seed::Final { level, .. } | Seed::Exit { level, .. } => level,
+        }
+    }
+}
+
+/// Per-position storage that the kernel reads and writes from several threads at once: a move
+/// counter for each undecided position, a [`Label`] for each decided one.
+pub trait LabelStore: Sync {
     /// The node identifier.
     type Node: NodeId;
     /// Whether `node` has been decided.
     fn is_decided(&self, node: Self::Node) -> bool;
-    /// The label of a decided node.
+    /// The label of a decided node (a store may keep no remoteness and report 0).
     fn label(&self, node: Self::Node) -> Option<Label>;
-    /// Records the label of an undecided node.
-    fn decide(&mut self, node: Self::Node, label: Label);
-    /// Counts one more move of undecided `node` as leading to a win position; returns true when
-    /// none of its moves is left uncounted.
-    fn decrement(&mut self, node: Self::Node) -> bool;
+    /// Decides `node` as `label` if it is still undecided; true when this call decided it.
+    fn decide(&self, node: Self::Node, label: Label) -> bool;
+    /// Counts one more move of `node` as leading to a position won by its mover. When `node` is
+    /// undecided and that was its last uncounted move, decides it as `label` and returns true.
+    fn decrement(&self, node: Self::Node, label: Label) -> bool;
 }
 
-/// Runs the propagation. `seeds` must be sorted by decreasing level; the store must hold, for
-/// every undecided non-final node, its number of moves.
-pub fn propagate<P, S>(preds: &P, store: &mut S, seeds: &[Seed<P::Node>])
+/// Frontiers at least this large are expanded in parallel, in chunks of this size.
+const PARALLEL_CHUNK: usize = 2048;
+
+/// Runs the propagation. `seeds` must come by decreasing level; the store must hold, for every
+/// undecided node, its number of moves, exits included (0 for finals).
+pub fn propagate<P, S>(preds: &P, store: &S, seeds: impl IntoIterator<Item = Seed<P::Node>>)
 where
     P: Predecessors,
     S: LabelStore<Node = P::Node>,
 {
-    debug_assert!(seeds.windows(2).all(|w| w[0].level >= w[1].level), "seeds sorted by decreasing level");
-    let mut queue: Vec<P::Node> = Vec::new();
-    for group in seeds.chunk_by(|a, b| a.level == b.level) {
-        let level = group[0].level;
-        queue.clear();
-        for seed in group {
-            if !store.is_decided(seed.node) {
-                store.decide(seed.node, Label { side: seed.side, level, remoteness: 0 });
-                queue.push(seed.node);
+    let mut seeds = seeds.into_iter().peekable();
+    let mut previous_level = Stake::MAX;
+    while let Some(level) = seeds.peek().map(Seed::level) {
+        assert!(level <= previous_level, "seeds must come by decreasing level");
+        previous_level = level;
+        // Round 0: the finals; exits decide their node one move later, in round 1.
+        let mut frontier = Vec::new();
+        let mut exits_decided = Vec::new();
+        while let Some(seed) = seeds.next_if(|s| s.level() == level) {
+            match seed {
+                Seed::Final { node, side, .. } => {
+                    if store.decide(node, Label { side, level, remoteness: 0 }) {
+                        frontier.push(node);
+                    }
+                }
+                Seed::Exit { node, child, .. } => {
+                    let label = Label { side: child.opposite(), level, remoteness: 1 };
+                    let decided = match child {
+                        Side::Lose => store.decide(node, label),
+                        Side::Win => store.decrement(node, label),
+                    };
+                    if decided {
+                        exits_decided.push(node);
+                    }
+                }
             }
         }
-        let mut head = 0;
-        while head < queue.len() {
-            let node = queue[head];
-            head += 1;
-            let label = store.label(node).expect("queued nodes are decided");
-            let parent = Label { side: label.side.opposite(), level, remoteness: label.remoteness + 1 };
-            preds.for_each_predecessor(node, |p| {
-                if store.is_decided(p) {
-                    return;
-                }
-                if label.side == Side::Lose || store.decrement(p) {
-                    store.decide(p, parent);
-                    queue.push(p);
-                }
-            });
+        let mut round = 0;
+        while !frontier.is_empty() || !exits_decided.is_empty() {
+            let mut next = expand(preds, store, &frontier, level, round + 1);
+            if round == 0 {
+                next.append(&mut exits_decided);
+            }
+            frontier = next;
+            round += 1;
         }
     }
 }
 
-/// Labels in flat arrays, nine bytes per position: the general-purpose [`LabelStore`].
-#[derive(Debug, Clone)]
+/// Decides, at `level` and with remoteness `remoteness`, every undecided predecessor that the
+/// decisions of `frontier` settle, and returns them.
+fn expand<P, S>(preds: &P, store: &S, frontier: &[P::Node], level: Stake, remoteness: u32) -> Vec<P::Node>
+where
+    P: Predecessors,
+    S: LabelStore<Node = P::Node>,
+{
+    let expand_chunk = |chunk: &[P::Node]| {
+        let mut scratch = P::Scratch::default();
+        let mut decided = Vec::new();
+        for &node in chunk {
+            let side = store.label(node).expect("frontier nodes are decided").side;
+            let parent = Label { side: side.opposite(), level, remoteness };
+            preds.for_each_predecessor(node, &mut scratch, |p| {
+                let settled = match side {
+                    Side::Lose => store.decide(p, parent),
+                    Side::Win => store.decrement(p, parent),
+                };
+                if settled {
+                    decided.push(p);
+                }
+            });
+        }
+        decided
+    };
+    if frontier.len() < 2 * PARALLEL_CHUNK {
+        return expand_chunk(frontier);
+    }
+    let parts: Vec<Vec<P::Node>> = frontier.par_chunks(PARALLEL_CHUNK).map(expand_chunk).collect();
+    let mut decided = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for mut part in parts {
+        decided.append(&mut part);
+    }
+    decided
+}
+
+/// Labels packed in one atomic word per position, eight bytes: the general-purpose [`LabelStore`],
+/// with remoteness.
+#[derive(Debug)]
 pub struct DenseStore<N = u32> {
-    side: Vec<u8>,
-    /// Move counter while undecided, remoteness once decided.
-    count: Vec<u32>,
-    level: Vec<Stake>,
+    /// State (2 bits), level (32 bits), then the move counter while undecided or the remoteness
+    /// once decided (30 bits).
+    words: Vec<AtomicU64>,
     node: std::marker::PhantomData<N>,
 }
 
-const UNDECIDED: u8 = 0;
-const WIN: u8 = 1;
-const LOSE: u8 = 2;
+const STATE_SHIFT: u32 = 62;
+const LEVEL_SHIFT: u32 = 30;
+const COUNT_MASK: u64 = (1 << LEVEL_SHIFT) - 1;
+const UNDECIDED: u64 = 0;
+const WIN: u64 = 1;
+const LOSE: u64 = 2;
+
+/// The most moves a position may have in a [`DenseStore`], and the longest remoteness.
+pub const MAX_COUNT: u32 = COUNT_MASK as u32;
 
 impl<N: NodeId> DenseStore<N> {
     /// A store for positions whose move counts are `moves` (0 for finals).
+    ///
+    /// # Panics
+    /// If a count exceeds [`MAX_COUNT`].
     pub fn new(moves: Vec<u32>) -> Self {
-        let n = moves.len();
-        Self { side: vec![UNDECIDED; n], count: moves, level: vec![0; n], node: std::marker::PhantomData }
+        let words = moves
+            .into_iter()
+            .map(|m| {
+                assert!(m <= MAX_COUNT, "a position has more than {MAX_COUNT} moves");
+                AtomicU64::new(u64::from(m))
+            })
+            .collect();
+        Self { words, node: std::marker::PhantomData }
     }
 
     /// Number of positions.
     pub fn len(&self) -> usize {
-        self.side.len()
+        self.words.len()
     }
 
     /// Whether the store has no position.
     pub fn is_empty(&self) -> bool {
-        self.side.is_empty()
+        self.words.is_empty()
     }
 
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
-        self.side.capacity() + self.count.capacity() * 4 + self.level.capacity() * 4
+        self.words.capacity() * 8
+    }
+
+    fn encode(label: Label) -> u64 {
+        let state = match label.side {
+            Side::Win => WIN,
+            Side::Lose => LOSE,
+        };
+        let remoteness = u64::from(label.remoteness.min(MAX_COUNT));
+        (state << STATE_SHIFT) | (u64::from(label.level as u32) << LEVEL_SHIFT) | remoteness
+    }
+
+    #[inline]
+    fn word(&self, node: N) -> &AtomicU64 {
+        &self.words[node.index()]
+    }
+}
+
+impl<N: NodeId> Clone for DenseStore<N> {
+    fn clone(&self) -> Self {
+        let words = self.words.iter().map(|w| AtomicU64::new(w.load(Ordering::Relaxed))).collect();
+        Self { words, node: std::marker::PhantomData }
     }
 }
 
@@ -191,35 +310,43 @@ impl<N: NodeId> LabelStore for DenseStore<N> {
 
     #[inline]
     fn is_decided(&self, node: N) -> bool {
-        self.side[node.index()] != UNDECIDED
+        self.word(node).load(Ordering::Acquire) >> STATE_SHIFT != UNDECIDED
     }
 
     #[inline]
     fn label(&self, node: N) -> Option<Label> {
-        let i = node.index();
-        let side = match self.side[i] {
+        let word = self.word(node).load(Ordering::Acquire);
+        let side = match word >> STATE_SHIFT {
             WIN => Side::Win,
             LOSE => Side::Lose,
             _ => return None,
         };
-        Some(Label { side, level: self.level[i], remoteness: self.count[i] })
+        let level = (word >> LEVEL_SHIFT) as u32 as Stake;
+        Some(Label { side, level, remoteness: (word & COUNT_MASK) as u32 })
     }
 
     #[inline]
-    fn decide(&mut self, node: N, label: Label) {
-        let i = node.index();
-        self.side[i] = match label.side {
-            Side::Win => WIN,
-            Side::Lose => LOSE,
-        };
-        self.level[i] = label.level;
-        self.count[i] = label.remoteness;
+    fn decide(&self, node: N, label: Label) -> bool {
+        let new = Self::encode(label);
+        self.word(node)
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+                (w >> STATE_SHIFT == UNDECIDED).then_some(new)
+            })
+            .is_ok()
     }
 
     #[inline]
-    fn decrement(&mut self, node: N) -> bool {
-        let c = &mut self.count[node.index()];
-        *c -= 1;
-        *c == 0
+    fn decrement(&self, node: N, label: Label) -> bool {
+        let decided = Self::encode(label);
+        let update = self.word(node).fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            if w >> STATE_SHIFT != UNDECIDED {
+                None
+            } else if w & COUNT_MASK == 1 {
+                Some(decided)
+            } else {
+                Some(w - 1)
+            }
+        });
+        matches!(update, Ok(w) if w & COUNT_MASK == 1)
     }
 }

@@ -3,7 +3,6 @@
 //! All three are computed by the one kernel of [`crate::retrograde`]; a model only decides which
 //! final positions seed it at which level, and how a label reads as a value.
 
-use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -48,13 +47,13 @@ impl Model {
                 p => (Side::Win, p.checked_neg().unwrap_or(Stake::MAX)),
             },
         };
-        Some(Seed { node, side, level })
+        Some(Seed::Final { node, side, level })
     }
 
     /// The seeds of `finals`, sorted as the kernel wants them (decreasing level).
     pub fn seeds<N>(self, finals: impl IntoIterator<Item = (N, Stake)>) -> Vec<Seed<N>> {
         let mut seeds: Vec<Seed<N>> = finals.into_iter().filter_map(|(n, p)| self.seed(n, p)).collect();
-        seeds.sort_by_key(|s| std::cmp::Reverse(s.level));
+        seeds.sort_by_key(|s| std::cmp::Reverse(s.level()));
         seeds
     }
 }
@@ -114,7 +113,7 @@ impl fmt::Display for Outcome {
 
 /// The value of every position of a graph under one model.
 #[derive(Debug, Clone)]
-pub struct Solution<N = u32> {
+pub struct Solution<N: NodeId = u32> {
     model: Model,
     store: DenseStore<N>,
 }
@@ -218,32 +217,31 @@ pub fn solve_with<P: Predecessors>(
     finals: impl IntoIterator<Item = (P::Node, Stake)>,
     model: Model,
 ) -> Solution<P::Node> {
-    let mut store = DenseStore::new(moves);
-    propagate(preds, &mut store, &model.seeds(finals));
+    let store = DenseStore::new(moves);
+    propagate(preds, &store, model.seeds(finals));
     Solution { model, store }
 }
 
 /// Predecessors found by a game's un-move generator over its dense index.
 pub struct UnmovePredecessors<'g, G: Game> {
     game: &'g G,
-    buffer: RefCell<Vec<G::Position>>,
 }
 
 impl<'g, G: Game> UnmovePredecessors<'g, G> {
     /// Walks `game` backwards.
     pub fn new(game: &'g G) -> Self {
-        Self { game, buffer: RefCell::new(Vec::new()) }
+        Self { game }
     }
 }
 
-impl<G: DenseIndex + Unmoves> Predecessors for UnmovePredecessors<'_, G> {
+impl<G: DenseIndex + Unmoves + Sync> Predecessors for UnmovePredecessors<'_, G> {
     type Node = u64;
+    type Scratch = Vec<G::Position>;
 
-    fn for_each_predecessor(&self, node: u64, mut f: impl FnMut(u64)) {
-        let mut buffer = self.buffer.borrow_mut();
+    fn for_each_predecessor(&self, node: u64, buffer: &mut Vec<G::Position>, mut f: impl FnMut(u64)) {
         buffer.clear();
         if let Some(pos) = self.game.position(node) {
-            self.game.unmoves(&pos, &mut buffer);
+            self.game.unmoves(&pos, buffer);
         }
         for q in buffer.iter() {
             f(self.game.index(q));
@@ -254,7 +252,7 @@ impl<G: DenseIndex + Unmoves> Predecessors for UnmovePredecessors<'_, G> {
 /// Solves every position of a game's dense index without building a graph: forward moves are only
 /// counted, and the propagation walks backwards with un-moves. Indices that are not positions come
 /// out as undecided.
-pub fn solve_dense<G: DenseIndex + Unmoves>(game: &G, model: Model) -> Solution<u64> {
+pub fn solve_dense<G: DenseIndex + Unmoves + Sync>(game: &G, model: Model) -> Solution<u64> {
     let len = usize::try_from(game.index_len()).expect("dense index fits in memory");
     let mut moves = vec![0u32; len];
     let mut finals = Vec::new();

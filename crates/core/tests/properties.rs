@@ -279,3 +279,57 @@ proptest! {
         prop_assert!(best_first.leaves <= minimal, "{} leaves > minimal tree {}", best_first.leaves, minimal);
     }
 }
+
+/// The classic sequential outcome algorithm with one first-in first-out queue, written here
+/// independently of the kernel: (win, remoteness) or `None` for a draw.
+fn sequential_outcomes(graph: &GameGraph) -> Vec<Option<(bool, u32)>> {
+    let n = graph.nodes();
+    let mut counter: Vec<u32> = (0..n as u32).map(|u| graph.successors(u).len() as u32).collect();
+    let mut result: Vec<Option<(bool, u32)>> = vec![None; n];
+    let mut queue = std::collections::VecDeque::new();
+    for u in (0..n as u32).filter(|&u| graph.is_final(u)) {
+        result[u as usize] = Some((false, 0));
+        queue.push_back(u);
+    }
+    while let Some(v) = queue.pop_front() {
+        let (win, r) = result[v as usize].unwrap();
+        for &u in graph.predecessors(v) {
+            if result[u as usize].is_some() {
+                continue;
+            }
+            counter[u as usize] -= 1;
+            if !win || counter[u as usize] == 0 {
+                result[u as usize] = Some((!win, r + 1));
+                queue.push_back(u);
+            }
+        }
+    }
+    result
+}
+
+/// Large frontiers are expanded in parallel: the labels must be those of the sequential
+/// algorithm, and the same with one thread or four.
+#[test]
+fn parallel_rounds_equal_the_sequential_queue_on_a_large_graph() {
+    let graph = gamegraph::random_graph::random_graph(300_000, 900_000, 11);
+    let solve_in = |threads: usize, model: Model| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| solve_graph(&graph, model))
+    };
+    let expected = sequential_outcomes(&graph);
+    let parallel = solve_in(4, Model::Outcome);
+    let mut decided = 0;
+    for (u, e) in expected.iter().enumerate() {
+        let got =
+            parallel.label(u as u32).map(|l| (l.side == gamegraph::retrograde::Side::Win, l.remoteness));
+        assert_eq!(got, *e, "node {u}");
+        decided += usize::from(e.is_some());
+    }
+    assert!(decided > 100_000, "the graph must exercise large frontiers ({decided} decided)");
+    for model in Model::ALL {
+        let (one, four) = (solve_in(1, model), solve_in(4, model));
+        for u in 0..graph.nodes() as u32 {
+            assert_eq!(one.label(u), four.label(u), "{model} model, node {u}");
+        }
+    }
+}
