@@ -610,7 +610,7 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
         if G::CYCLES {
             if let Some(at) = self.path.iter().position(|&k| k == key) {
                 self.repeated_at = self.repeated_at.min(at);
-                return 0; // endless play
+                return self.game.repetition_score(pos);
             }
             self.path.push(key);
         }

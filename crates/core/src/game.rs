@@ -139,6 +139,12 @@ pub trait Evaluate: Game {
         self.final_loss(pos).saturating_mul(-FINAL_SCALE).clamp(-MAX_SCORE, MAX_SCORE)
     }
 
+    /// The score of a position repeated on the current path, which ends the game (only asked
+    /// when [`Evaluate::CYCLES`] is set): 0, endless play, by default.
+    fn repetition_score(&self, _pos: &Self::Position) -> i32 {
+        0
+    }
+
     /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
 

@@ -7,6 +7,7 @@
 
 pub mod connect4;
 pub mod nim;
+pub mod oware;
 pub mod tictactoe;
 
 use std::fmt;

@@ -1,0 +1,426 @@
+//! Awari databases on disk, in the published layout: `scores.N` holds one signed byte per
+//! position with `N` stones on the board (the value for the player to move, in stones), in the
+//! order of [`Ranking`]; `manifest.json` lists the rules and, for each complete file, its position
+//! count and SHA-256.
+//!
+//! Files are written to a temporary name and renamed when complete, then entered in the
+//! manifest, so a build that is killed resumes at the first stone count the manifest does not
+//! list, and a file is never read half-written.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::layer::{solve_layer, Progress};
+use super::rules::{stones, Ending, Rules};
+use super::{Pits, Ranking, MAX_STONES};
+
+/// What can go wrong with a database.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The manifest is not what this program writes.
+    #[error("{path}: not a gamegraph Oware manifest: {message}")]
+    BadManifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The directory holds a database for other rules.
+    #[error("{dir} holds a database for the {found} rules, not {wanted}: use another directory")]
+    OtherRules {
+        /// The directory.
+        dir: PathBuf,
+        /// Its rules.
+        found: String,
+        /// The rules asked for.
+        wanted: Rules,
+    },
+    /// A score file does not have the size its stone count gives.
+    #[error("{path}: {actual} bytes, expected {expected} (one per position with {stones} stones)")]
+    WrongSize {
+        /// The file.
+        path: PathBuf,
+        /// Its stone count.
+        stones: usize,
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        actual: u64,
+    },
+    /// A score file's contents changed since it was written.
+    #[error("{path}: SHA-256 {actual} differs from the manifest's {expected}: the file is damaged")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// The manifest's digest.
+        expected: String,
+        /// The file's digest.
+        actual: String,
+    },
+    /// The database holds no complete stone count.
+    #[error("{dir}: no complete score file (run `gamegraph build oware --db {dir}` first)")]
+    Empty {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// More stones than the published index covers.
+    #[error("{stones} stones: the databases go up to {MAX_STONES}")]
+    TooManyStones {
+        /// The stones asked for.
+        stones: usize,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DatabaseError + '_ {
+    move |source| DatabaseError::Io { path: path.to_path_buf(), source }
+}
+
+/// The manifest's name in a database directory.
+pub const MANIFEST: &str = "manifest.json";
+const FORMAT: &str = "gamegraph-oware-scores-1";
+
+/// `manifest.json`: what a database directory holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `gamegraph-oware-scores-1`.
+    pub format: String,
+    /// The rule variant.
+    pub rules: String,
+    /// The complete files, by increasing stone count from 0.
+    pub layers: Vec<LayerEntry>,
+}
+
+/// One complete score file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerEntry {
+    /// Stones on the board.
+    pub stones: usize,
+    /// The file name, `scores.N`.
+    pub file: String,
+    /// Positions, one byte each.
+    pub positions: u64,
+    /// SHA-256 of the file, in hexadecimal.
+    pub sha256: String,
+}
+
+/// The file name of the layer with `stones` stones.
+pub fn score_file(stones: usize) -> String {
+    format!("scores.{stones}")
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Manifest {
+    fn read(dir: &Path) -> Result<Option<Manifest>, DatabaseError> {
+        let path = dir.join(MANIFEST);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let bad = |message: String| DatabaseError::BadManifest { path: path.clone(), message };
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        if manifest.format != FORMAT {
+            return Err(bad(format!("format '{}', expected '{FORMAT}'", manifest.format)));
+        }
+        manifest.rules.parse::<Rules>().map_err(bad)?;
+        for (n, layer) in manifest.layers.iter().enumerate() {
+            if layer.stones != n || layer.file != score_file(n) {
+                return Err(bad(format!("entry {n} is {} ({}), expected {}", layer.stones, layer.file, score_file(n))));
+            }
+        }
+        Ok(Some(manifest))
+    }
+
+    fn write(&self, dir: &Path) -> Result<(), DatabaseError> {
+        let text = serde_json::to_string_pretty(self).expect("a manifest serialises");
+        write_atomically(dir, MANIFEST, text.as_bytes())
+    }
+}
+
+/// Writes `name` in `dir` through a temporary file renamed when complete.
+fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), DatabaseError> {
+    let path = dir.join(name);
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!("{name}.partial."))
+        .tempfile_in(dir)
+        .map_err(io_error(&path))?;
+    file.write_all(bytes).map_err(io_error(&path))?;
+    file.as_file().sync_all().map_err(io_error(&path))?;
+    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
+    Ok(())
+}
+
+/// The published example position and values are checked against a database of at least this
+/// many stones.
+pub const EXAMPLE_STONES: usize = 16;
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildReport {
+    /// Stone counts found complete and kept.
+    pub resumed: usize,
+    /// Stone counts solved now.
+    pub built: Vec<usize>,
+}
+
+/// Builds (or completes) the database of `rules` in `dir` up to `stones` stones, reporting each
+/// stone count to `progress`. Stone counts that the manifest lists with a file of the right size
+/// are kept; leftovers of an interrupted run are removed.
+pub fn build(dir: &Path, rules: Rules, stones: usize, progress: &dyn Progress) -> Result<BuildReport, DatabaseError> {
+    if stones > MAX_STONES {
+        return Err(DatabaseError::TooManyStones { stones });
+    }
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    remove_partial_files(dir)?;
+    let ranking = Ranking::new();
+    let mut manifest = match Manifest::read(dir)? {
+        Some(m) if m.rules != rules.name() => {
+            return Err(DatabaseError::OtherRules { dir: dir.to_path_buf(), found: m.rules, wanted: rules })
+        }
+        Some(m) => m,
+        None => Manifest { format: FORMAT.into(), rules: rules.name().into(), layers: Vec::new() },
+    };
+    let mut maps = Vec::new();
+    for layer in &manifest.layers {
+        match map_layer(dir, layer.stones, &ranking) {
+            Ok(map) => maps.push(map),
+            Err(DatabaseError::WrongSize { .. }) => break,
+            Err(DatabaseError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => break,
+            Err(e) => return Err(e),
+        }
+    }
+    manifest.layers.truncate(maps.len());
+    let resumed = maps.len().min(stones + 1);
+    let mut built = Vec::new();
+    for n in maps.len()..=stones {
+        let lower: Vec<&[u8]> = maps.iter().map(|m| &m[..]).collect();
+        let values = solve_layer(rules, &ranking, n, &lower, progress);
+        let file = score_file(n);
+        write_atomically(dir, &file, &values)?;
+        manifest.layers.push(LayerEntry {
+            stones: n,
+            file,
+            positions: values.len() as u64,
+            sha256: sha256_hex(&values),
+        });
+        manifest.write(dir)?;
+        drop(values);
+        maps.push(map_layer(dir, n, &ranking)?);
+        built.push(n);
+    }
+    Ok(BuildReport { resumed, built })
+}
+
+fn remove_partial_files(dir: &Path) -> Result<(), DatabaseError> {
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        if entry.file_name().to_string_lossy().contains(".partial.") {
+            fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Maps `scores.N` of `dir`, checking its size.
+fn map_layer(dir: &Path, n: usize, ranking: &Ranking) -> Result<Mmap, DatabaseError> {
+    let path = dir.join(score_file(n));
+    let file = fs::File::open(&path).map_err(io_error(&path))?;
+    let actual = file.metadata().map_err(io_error(&path))?.len();
+    let expected = ranking.len(n);
+    if actual != expected {
+        return Err(DatabaseError::WrongSize { path, stones: n, expected, actual });
+    }
+    // SAFETY: the map is read-only and the files are never modified in place: they are written
+    // under a temporary name and renamed, so a concurrent build replaces the directory entry and
+    // leaves the mapped inode intact.
+    let map = unsafe { Mmap::map(&file) }.map_err(io_error(&path))?;
+    Ok(map)
+}
+
+/// A database opened for reading: every complete stone count, mapped into memory.
+pub struct Database {
+    dir: PathBuf,
+    rules: Rules,
+    ranking: Ranking,
+    manifest: Manifest,
+    layers: Vec<Mmap>,
+}
+
+/// Counts of one stone count, for `gamegraph stats`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LayerStats {
+    /// Stones on the board.
+    pub stones: usize,
+    /// Positions.
+    pub positions: u64,
+    /// Positions worth more than 0 to the player to move.
+    pub wins: u64,
+    /// Positions worth 0.
+    pub draws: u64,
+    /// Positions worth less than 0.
+    pub losses: u64,
+    /// The sum of all values.
+    pub sum: i64,
+}
+
+/// A position whose stored value is not the best of its moves' values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inconsistency {
+    /// The position.
+    pub pits: Pits,
+    /// Its stored value.
+    pub stored: i8,
+    /// The best move's value, from the stored children.
+    pub computed: i8,
+}
+
+impl Database {
+    /// Opens the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Self, DatabaseError> {
+        let manifest = Manifest::read(dir)?.ok_or_else(|| DatabaseError::Empty { dir: dir.to_path_buf() })?;
+        if manifest.layers.is_empty() {
+            return Err(DatabaseError::Empty { dir: dir.to_path_buf() });
+        }
+        let ranking = Ranking::new();
+        let layers =
+            manifest.layers.iter().map(|l| map_layer(dir, l.stones, &ranking)).collect::<Result<Vec<_>, _>>()?;
+        let rules = manifest.rules.parse().expect("checked when read");
+        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, layers })
+    }
+
+    /// The rule variant.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The largest stone count covered (all smaller ones are too).
+    pub fn stones(&self) -> usize {
+        self.layers.len() - 1
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The stored value of an indexed board, `None` when it has more stones than the database.
+    pub fn stored(&self, pits: &Pits) -> Option<i8> {
+        let layer = self.layers.get(stones(pits))?;
+        Some(layer[self.ranking.rank(pits) as usize] as i8)
+    }
+
+    /// The value of any board (indexed or not) for the player to move, `None` when it has more
+    /// stones than the database.
+    pub fn value(&self, pits: &Pits) -> Option<i8> {
+        if Ranking::is_indexed(pits) {
+            return self.stored(pits);
+        }
+        self.best_move_value(pits)
+    }
+
+    /// The value of each legal move of `pits`: stones captured minus the value of the position
+    /// reached, in pit order; `None` when it has more stones than the database.
+    pub fn move_values(&self, pits: &Pits) -> Option<Vec<(u8, i8)>> {
+        if stones(pits) > self.stones() {
+            return None;
+        }
+        let moves = self.rules.sowings(pits);
+        let values = moves.as_slice().iter().map(|m| (m.pit, m.captured as i8 - self.stored(&m.child).unwrap()));
+        Some(values.collect())
+    }
+
+    /// The best move's value from the stored children, or the stones taken when the game is over.
+    fn best_move_value(&self, pits: &Pits) -> Option<i8> {
+        let n = stones(pits) as i8;
+        match self.rules.ending(pits) {
+            Some(Ending::OpponentTakes) => Some(-n),
+            Some(Ending::MoverTakes) => Some(n),
+            None => self.move_values(pits).map(|v| v.into_iter().map(|(_, v)| v).max().expect("moves exist")),
+        }
+    }
+
+    /// Compares every file's SHA-256 with the manifest's.
+    pub fn verify_checksums(&self) -> Result<(), DatabaseError> {
+        self.manifest.layers.par_iter().zip(&self.layers).try_for_each(|(entry, map)| {
+            let actual = sha256_hex(map);
+            if actual != entry.sha256 {
+                let path = self.dir.join(&entry.file);
+                return Err(DatabaseError::Checksum { path, expected: entry.sha256.clone(), actual });
+            }
+            Ok(())
+        })
+    }
+
+    /// Checks that the stored value of positions with `n` stones equals their best move's value
+    /// computed from the stored children: every position, or about `sample` of them spread over
+    /// the index. Returns how many were checked, how many disagree, and the first few of those.
+    pub fn verify_values(&self, n: usize, sample: Option<u64>) -> (u64, u64, Vec<Inconsistency>) {
+        const EXAMPLES: usize = 10;
+        let len = self.ranking.len(n) as usize;
+        let step = sample.map_or(1, |s| (len / s.max(1) as usize).max(1));
+        let (wrong, examples) = (0..len)
+            .into_par_iter()
+            .step_by(step)
+            .filter_map(|r| {
+                let pits = self.ranking.unrank(n, r as u64);
+                let stored = self.stored(&pits).expect("inside the database");
+                let computed = self.best_move_value(&pits).expect("inside the database");
+                (stored != computed).then_some(Inconsistency { pits, stored, computed })
+            })
+            .fold(
+                || (0u64, Vec::new()),
+                |(count, mut examples), bad| {
+                    if examples.len() < EXAMPLES {
+                        examples.push(bad);
+                    }
+                    (count + 1, examples)
+                },
+            )
+            .reduce(
+                || (0, Vec::new()),
+                |(a, mut x), (b, y)| {
+                    x.extend(y);
+                    x.truncate(EXAMPLES);
+                    (a + b, x)
+                },
+            );
+        (len.div_ceil(step) as u64, wrong, examples)
+    }
+
+    /// Counts of every stone count.
+    pub fn stats(&self) -> Vec<LayerStats> {
+        self.layers
+            .iter()
+            .enumerate()
+            .map(|(n, map)| {
+                let (wins, draws, losses, sum) = map
+                    .par_chunks(1 << 20)
+                    .map(|chunk| {
+                        chunk.iter().fold((0u64, 0u64, 0u64, 0i64), |(w, d, l, s), &b| {
+                            let v = b as i8;
+                            (w + u64::from(v > 0), d + u64::from(v == 0), l + u64::from(v < 0), s + i64::from(v))
+                        })
+                    })
+                    .reduce(|| (0, 0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3));
+                LayerStats { stones: n, positions: map.len() as u64, wins, draws, losses, sum }
+            })
+            .collect()
+    }
+}
