@@ -23,6 +23,15 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
 }
 
 pub fn build(args: &BuildArgs) -> Result<()> {
+    if crate::oware_commands::is_oware(&args.game.game) {
+        return crate::oware_commands::build(args);
+    }
+    if args.stones.is_some() {
+        bail!("--stones is for Oware databases; {} is solved whole", args.game.game);
+    }
+    if args.game.db.is_some() {
+        bail!("build writes a database with --out FILE; --db is for Oware score directories");
+    }
     with_game(&args.game, BuildVisitor(args))
 }
 
@@ -157,17 +166,19 @@ impl GameVisitor for SolveVisitor<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
-        if G::SOLVER == Solver::Search {
-            if args.db.is_some() {
-                bail!("{} is solved by search; it has no database (--db)", game.name());
+        match G::SOLVER {
+            Solver::Search if args.game.db.is_some() => {
+                bail!("{} is solved by search; it has no database (--db)", game.name())
             }
-            return crate::search_commands::solve(&game, args);
+            Solver::Search => return crate::search_commands::solve(&game, args),
+            Solver::Database => return crate::search_commands::solve_with_database(&game, args),
+            Solver::Retrograde => {}
         }
         if args.analyze || args.weak || args.stats {
             bail!("--analyze, --weak and --stats are for games solved by search; {} shows every move's value anyway", game.name());
         }
         let pos = position_or_start(&game, args.position.as_deref())?;
-        let (entry, moves) = match &args.db {
+        let (entry, moves) = match &args.game.db {
             Some(path) => {
                 let file =
                     std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -273,7 +284,7 @@ impl GameVisitor for PlayVisitor<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
-        if G::SOLVER == Solver::Search {
+        if G::SOLVER != Solver::Retrograde {
             return crate::search_commands::play(&game, args);
         }
         let mut pos = position_or_start(&game, args.position.as_deref())?;

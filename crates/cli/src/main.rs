@@ -7,6 +7,7 @@ mod bench;
 mod game_commands;
 mod graph_command;
 mod io;
+mod oware_commands;
 mod search_commands;
 mod tree_command;
 
@@ -17,7 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
-/// and built-in games (tic-tac-toe, Nim, Connect 4).
+/// and built-in games (tic-tac-toe, Nim, Connect 4, Awari / Oware with endgame databases).
 #[derive(Parser, Debug)]
 #[command(name = "gamegraph", version, max_term_width = 100)]
 struct Cli {
@@ -33,8 +34,13 @@ enum Command {
     Graph(GraphArgs),
     /// Value of one position of a built-in game, with the value of every move.
     Solve(SolveArgs),
-    /// Strongly solve a built-in game (every reachable position) and optionally save the database.
+    /// Strongly solve a built-in game (every reachable position) and optionally save the database;
+    /// for Oware, build the endgame databases by stone count.
     Build(BuildArgs),
+    /// Check an Oware database: checksums, and every stored value against its children's.
+    Verify(VerifyArgs),
+    /// Win / draw / loss counts of an Oware database, by stone count.
+    Stats(StatsArgs),
     /// Play a built-in game in the terminal against perfect play.
     Play(PlayArgs),
     /// Depth-limited alpha-beta search of a position (iterative deepening, table, all cores).
@@ -131,6 +137,13 @@ struct GameArgs {
     /// Board height, for games that have one (Connect 4: 6).
     #[arg(long)]
     height: Option<u32>,
+    /// Rule variant, for games that have several (Oware: vu, the default, or abapa).
+    #[arg(long)]
+    rules: Option<String>,
+    /// A database to read values from: the file written by 'build --out' (games solved whole)
+    /// or the directory of score files written by 'build oware --db DIR'.
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
     /// Stop with an error when more positions than this are reachable (retrograde games).
     #[arg(long, default_value_t = 20_000_000, value_name = "POSITIONS")]
     limit: usize,
@@ -138,7 +151,12 @@ struct GameArgs {
 
 impl GameArgs {
     fn options(&self) -> gamegraph_games::GameOptions {
-        gamegraph_games::GameOptions { width: self.width, height: self.height }
+        gamegraph_games::GameOptions {
+            width: self.width,
+            height: self.height,
+            rules: self.rules.clone(),
+            database: self.db.clone(),
+        }
     }
 }
 
@@ -219,9 +237,6 @@ struct SolveArgs {
     game: GameArgs,
     /// The position in the game's notation (the start if omitted).
     position: Option<String>,
-    /// Read values from a database written by 'gamegraph build --out' instead of solving.
-    #[arg(long, value_name = "FILE")]
-    db: Option<PathBuf>,
     /// Search games: print the exact score of every move (a full column is marked 'full').
     #[arg(long)]
     analyze: bool,
@@ -231,6 +246,12 @@ struct SolveArgs {
     /// Search games: print nodes and time for each position.
     #[arg(long)]
     stats: bool,
+    /// Database games, beyond the database: search this many plies (default: --time).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Database games, beyond the database: seconds of search for the position and for each move.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    time: f64,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -247,6 +268,35 @@ struct BuildArgs {
     /// Write the database here (atomically: a complete file or none).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Oware: build every stone count from 0 to this one (into --db DIR, resuming a killed build).
+    #[arg(long, value_name = "N")]
+    stones: Option<usize>,
+    #[command(flatten)]
+    output: JsonFlag,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    /// The game (oware).
+    game: String,
+    /// The database directory.
+    #[arg(long, value_name = "DIR")]
+    db: PathBuf,
+    /// Check every position instead of a sample.
+    #[arg(long)]
+    full: bool,
+    /// Positions checked per stone count without --full.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    sample: u64,
+}
+
+#[derive(Args, Debug)]
+struct StatsArgs {
+    /// The game (oware).
+    game: String,
+    /// The database directory.
+    #[arg(long, value_name = "DIR")]
+    db: PathBuf,
     #[command(flatten)]
     output: JsonFlag,
 }
@@ -394,6 +444,8 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph_command::run(&args),
         Command::Solve(args) => game_commands::solve(&args),
         Command::Build(args) => game_commands::build(&args),
+        Command::Verify(args) => oware_commands::verify(&args),
+        Command::Stats(args) => oware_commands::stats(&args),
         Command::Play(args) => game_commands::play(&args),
         Command::Search(args) => search_commands::search(&args),
         Command::Bench(BenchArgs { what }) => match what {

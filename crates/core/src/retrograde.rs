@@ -147,8 +147,15 @@ pub trait LabelStore: Sync {
     fn decrement(&self, node: Self::Node, label: Label) -> bool;
 }
 
-/// Frontiers at least this large are expanded in parallel, in chunks of this size.
+/// Frontiers at least this large are expanded in parallel, in tasks of this many nodes.
 const PARALLEL_CHUNK: usize = 2048;
+
+/// Frontier nodes whose predecessors are gathered before any of them is updated.
+const BATCH: usize = 64;
+
+/// The positions decided in one round, grouped by side, so that expanding them needs no look at
+/// their labels.
+type Frontier<N> = Vec<(Side, Vec<N>)>;
 
 /// Runs the propagation. `seeds` must come by decreasing level; the store must hold, for every
 /// undecided node, its number of moves, exits included (0 for finals).
@@ -163,33 +170,34 @@ where
         assert!(level <= previous_level, "seeds must come by decreasing level");
         previous_level = level;
         // Round 0: the finals; exits decide their node one move later, in round 1.
-        let mut frontier = Vec::new();
-        let mut exits_decided = Vec::new();
+        let (mut finals, mut exits) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             match seed {
                 Seed::Final { node, side, .. } => {
                     if store.decide(node, Label { side, level, remoteness: 0 }) {
-                        frontier.push(node);
+                        finals[side as usize].push(node);
                     }
                 }
                 Seed::Exit { node, child, .. } => {
-                    let label = Label { side: child.opposite(), level, remoteness: 1 };
+                    let side = child.opposite();
+                    let label = Label { side, level, remoteness: 1 };
                     let decided = match child {
                         Side::Lose => store.decide(node, label),
                         Side::Win => store.decrement(node, label),
                     };
                     if decided {
-                        exits_decided.push(node);
+                        exits[side as usize].push(node);
                     }
                 }
             }
         }
+        let by_side = |[won, lost]: [Vec<P::Node>; 2]| vec![(Side::Win, won), (Side::Lose, lost)];
+        let mut frontier = by_side(finals);
+        let mut pending = Some(by_side(exits));
         let mut round = 0;
-        while !frontier.is_empty() || !exits_decided.is_empty() {
+        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || pending.is_some() {
             let mut next = expand(preds, store, &frontier, level, round + 1);
-            if round == 0 {
-                next.append(&mut exits_decided);
-            }
+            next.extend(pending.take().into_iter().flatten());
             frontier = next;
             round += 1;
         }
@@ -198,36 +206,59 @@ where
 
 /// Decides, at `level` and with remoteness `remoteness`, every undecided predecessor that the
 /// decisions of `frontier` settle, and returns them.
-fn expand<P, S>(preds: &P, store: &S, frontier: &[P::Node], level: Stake, remoteness: u32) -> Vec<P::Node>
+fn expand<P, S>(
+    preds: &P,
+    store: &S,
+    frontier: &Frontier<P::Node>,
+    level: Stake,
+    remoteness: u32,
+) -> Frontier<P::Node>
 where
     P: Predecessors,
     S: LabelStore<Node = P::Node>,
 {
-    let expand_chunk = |chunk: &[P::Node]| {
-        let mut scratch = P::Scratch::default();
-        let mut decided = Vec::new();
-        for &node in chunk {
-            let side = store.label(node).expect("frontier nodes are decided").side;
-            let parent = Label { side: side.opposite(), level, remoteness };
-            preds.for_each_predecessor(node, &mut scratch, |p| {
-                let settled = match side {
-                    Side::Lose => store.decide(p, parent),
-                    Side::Win => store.decrement(p, parent),
-                };
-                if settled {
-                    decided.push(p);
-                }
-            });
-        }
-        decided
+    let tasks: Vec<(Side, &[P::Node])> = frontier
+        .iter()
+        .flat_map(|(side, nodes)| nodes.chunks(PARALLEL_CHUNK).map(move |chunk| (*side, chunk)))
+        .collect();
+    let run = |&(side, nodes): &(Side, &[P::Node])| {
+        let parent = Label { side: side.opposite(), level, remoteness };
+        (parent.side, expand_nodes(preds, store, side, nodes, parent))
     };
-    if frontier.len() < 2 * PARALLEL_CHUNK {
-        return expand_chunk(frontier);
-    }
-    let parts: Vec<Vec<P::Node>> = frontier.par_chunks(PARALLEL_CHUNK).map(expand_chunk).collect();
-    let mut decided = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for mut part in parts {
-        decided.append(&mut part);
+    let parallel = tasks.len() > 1 && tasks.iter().map(|t| t.1.len()).sum::<usize>() >= 2 * PARALLEL_CHUNK;
+    let next = if parallel { tasks.par_iter().map(run).collect() } else { tasks.iter().map(run).collect() };
+    let mut next: Frontier<P::Node> = next;
+    next.retain(|(_, nodes)| !nodes.is_empty());
+    next
+}
+
+/// Expands `nodes`, all decided as `side`: their undecided predecessors that this settles are
+/// decided as `parent` and returned.
+fn expand_nodes<P, S>(preds: &P, store: &S, side: Side, nodes: &[P::Node], parent: Label) -> Vec<P::Node>
+where
+    P: Predecessors,
+    S: LabelStore<Node = P::Node>,
+{
+    let mut scratch = P::Scratch::default();
+    let mut batch = Vec::new();
+    let mut decided = Vec::new();
+    for group in nodes.chunks(BATCH) {
+        batch.clear();
+        for &node in group {
+            preds.for_each_predecessor(node, &mut scratch, |p| batch.push(p));
+        }
+        // Plain loads first: they do not depend on each other, so their cache misses overlap, and
+        // the atomic updates after them (which order memory accesses) find the lines in cache.
+        batch.retain(|&p| !store.is_decided(p));
+        for &p in &batch {
+            let settled = match side {
+                Side::Lose => store.decide(p, parent),
+                Side::Win => store.decrement(p, parent),
+            };
+            if settled {
+                decided.push(p);
+            }
+        }
     }
     decided
 }

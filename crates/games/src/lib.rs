@@ -1,8 +1,9 @@
 //! # gamegraph-games
 //!
 //! The built-in games of gamegraph. Each game is one module implementing the core's
-//! [`gamegraph::Game`] trait plus [`gamegraph::Notation`] and [`gamegraph::Evaluate`]; nothing
-//! here is an algorithm. Front ends reach every game the same way, through [`visit`]: they write
+//! [`gamegraph::Game`] trait plus [`gamegraph::Notation`] and [`gamegraph::Evaluate`], with what
+//! is proper to that game only (the Awari score files and their index); the algorithms are the
+//! core's. Front ends reach every game the same way, through [`visit`]: they write
 //! one generic [`GameVisitor`] per command instead of one code path per game.
 
 pub mod connect4;
@@ -11,11 +12,13 @@ pub mod oware;
 pub mod tictactoe;
 
 use std::fmt;
+use std::path::PathBuf;
 
 use gamegraph::{Evaluate, Notation, PositionKey};
 
 pub use connect4::Connect4;
 pub use nim::Nim;
+pub use oware::Oware;
 pub use tictactoe::TicTacToe;
 
 /// How front ends find exact values of a game's positions.
@@ -25,6 +28,9 @@ pub enum Solver {
     Retrograde,
     /// Search each position with the alpha-beta engine: games too large to explore.
     Search,
+    /// Read exact values from a database of endgames where it covers the position; elsewhere, a
+    /// search limited by depth or time that reads the database at its leaves.
+    Database,
 }
 
 /// What the front ends need of a game: rules, notation, search support and how to solve it.
@@ -45,13 +51,21 @@ impl BuiltinGame for Connect4 {
     const SOLVER: Solver = Solver::Search;
 }
 
+impl BuiltinGame for Oware {
+    const SOLVER: Solver = Solver::Database;
+}
+
 /// Parameters of games that have them; `None` takes the game's default.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GameOptions {
     /// Board width (Connect 4).
     pub width: Option<u32>,
     /// Board height (Connect 4).
     pub height: Option<u32>,
+    /// Rule variant (Oware: vu or abapa).
+    pub rules: Option<String>,
+    /// A directory of score files to read exact values from (Oware); other games ignore it.
+    pub database: Option<PathBuf>,
 }
 
 /// Code that works on any built-in game, run by [`visit`] with the game chosen by name.
@@ -87,6 +101,14 @@ pub const GAMES: &[GameInfo] = &[
         summary: "tic-tac-toe on 3 x 3, X moves first",
         positions: "9 cells row by row, X, O or . (X...O....); the side to move follows from the counts",
         moves: "the cell, 1 to 9 row by row from the top left",
+    },
+    GameInfo {
+        name: "oware",
+        summary: "Awari / Oware (--rules vu, the published solution's rules, or abapa); exact values \
+                  from databases built with 'build oware --db DIR'",
+        positions: "the 12 pit counts from pit 0 (the mover's 6 pits, then the opponent's), optionally \
+                    '/' and the stones captured by the mover and by the opponent (4,4,4,4,4,4,4,4,4,4,4,4/0,0)",
+        moves: "the pit sown, 0 to 5",
     },
     GameInfo {
         name: "nim",
@@ -126,7 +148,12 @@ pub fn visit<V: GameVisitor>(name: &str, options: &GameOptions, visitor: V) -> R
     if !sized && (options.width.is_some() || options.height.is_some()) {
         return Err(GameError::BadOptions(format!("{name} has no --width or --height")));
     }
+    let oware = name == "oware" || name == "awari";
+    if !oware && options.rules.is_some() {
+        return Err(GameError::BadOptions(format!("{name} has no --rules")));
+    }
     match name.as_str() {
+        "oware" | "awari" => Ok(visitor.visit(oware_game(options)?)),
         "tictactoe" | "tic-tac-toe" => Ok(visitor.visit(TicTacToe)),
         "nim" => Ok(visitor.visit(Nim::default())),
         "connect4" | "connect-4" => {
@@ -136,4 +163,26 @@ pub fn visit<V: GameVisitor>(name: &str, options: &GameOptions, visitor: V) -> R
         }
         _ => Err(GameError::Unknown(name)),
     }
+}
+
+/// Oware with the rules and database of `options`.
+fn oware_game(options: &GameOptions) -> Result<Oware, GameError> {
+    let rules = options
+        .rules
+        .as_deref()
+        .map(str::parse::<oware::Rules>)
+        .transpose()
+        .map_err(GameError::BadOptions)?;
+    let Some(dir) = &options.database else {
+        return Ok(Oware::new(rules.unwrap_or_default()));
+    };
+    let database = oware::Database::open(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
+    if let Some(rules) = rules.filter(|&r| r != database.rules()) {
+        return Err(GameError::BadOptions(format!(
+            "{} holds a database for the {} rules, not {rules}",
+            dir.display(),
+            database.rules()
+        )));
+    }
+    Ok(Oware::with_database(database))
 }

@@ -142,7 +142,12 @@ impl Manifest {
         manifest.rules.parse::<Rules>().map_err(bad)?;
         for (n, layer) in manifest.layers.iter().enumerate() {
             if layer.stones != n || layer.file != score_file(n) {
-                return Err(bad(format!("entry {n} is {} ({}), expected {}", layer.stones, layer.file, score_file(n))));
+                return Err(bad(format!(
+                    "entry {n} is {} ({}), expected {}",
+                    layer.stones,
+                    layer.file,
+                    score_file(n)
+                )));
             }
         }
         Ok(Some(manifest))
@@ -183,7 +188,12 @@ pub struct BuildReport {
 /// Builds (or completes) the database of `rules` in `dir` up to `stones` stones, reporting each
 /// stone count to `progress`. Stone counts that the manifest lists with a file of the right size
 /// are kept; leftovers of an interrupted run are removed.
-pub fn build(dir: &Path, rules: Rules, stones: usize, progress: &dyn Progress) -> Result<BuildReport, DatabaseError> {
+pub fn build(
+    dir: &Path,
+    rules: Rules,
+    stones: usize,
+    progress: &dyn Progress,
+) -> Result<BuildReport, DatabaseError> {
     if stones > MAX_STONES {
         return Err(DatabaseError::TooManyStones { stones });
     }
@@ -299,8 +309,11 @@ impl Database {
             return Err(DatabaseError::Empty { dir: dir.to_path_buf() });
         }
         let ranking = Ranking::new();
-        let layers =
-            manifest.layers.iter().map(|l| map_layer(dir, l.stones, &ranking)).collect::<Result<Vec<_>, _>>()?;
+        let layers = manifest
+            .layers
+            .iter()
+            .map(|l| map_layer(dir, l.stones, &ranking))
+            .collect::<Result<Vec<_>, _>>()?;
         let rules = manifest.rules.parse().expect("checked when read");
         Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, layers })
     }
@@ -342,7 +355,8 @@ impl Database {
             return None;
         }
         let moves = self.rules.sowings(pits);
-        let values = moves.as_slice().iter().map(|m| (m.pit, m.captured as i8 - self.stored(&m.child).unwrap()));
+        let values =
+            moves.as_slice().iter().map(|m| (m.pit, m.captured as i8 - self.stored(&m.child).unwrap()));
         Some(values.collect())
     }
 
@@ -415,7 +429,12 @@ impl Database {
                     .map(|chunk| {
                         chunk.iter().fold((0u64, 0u64, 0u64, 0i64), |(w, d, l, s), &b| {
                             let v = b as i8;
-                            (w + u64::from(v > 0), d + u64::from(v == 0), l + u64::from(v < 0), s + i64::from(v))
+                            (
+                                w + u64::from(v > 0),
+                                d + u64::from(v == 0),
+                                l + u64::from(v < 0),
+                                s + i64::from(v),
+                            )
                         })
                     })
                     .reduce(|| (0, 0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3));

@@ -91,11 +91,12 @@ impl<N: NodeId> LabelStore for LayerStore<N> {
     #[inline]
     fn decrement(&self, node: N, label: Label) -> bool {
         let decided = encode(label);
-        let update = self.cells[node.index()].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| match c {
-            c if c & DECIDED != 0 => None,
-            1 => Some(decided),
-            c => Some(c - 1),
-        });
+        let update =
+            self.cells[node.index()].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| match c {
+                c if c & DECIDED != 0 => None,
+                1 => Some(decided),
+                c => Some(c - 1),
+            });
         update == Ok(1)
     }
 }
@@ -124,14 +125,16 @@ impl<N: NodeId> Predecessors for LayerUnmoves<'_, N> {
 /// end of the game.
 fn forward(rules: Rules, ranking: &Ranking, pits: &Pits, lower: &[&[u8]]) -> (u8, i8) {
     let n = stones(pits) as i8;
-    match rules.ending(pits) {
-        Some(Ending::OpponentTakes) => return (1, -n),
-        Some(Ending::MoverTakes) => return (1, n),
-        None => {}
+    let moves = rules.sowings(pits);
+    if moves.as_slice().is_empty() {
+        return match rules.ending(pits) {
+            Some(Ending::MoverTakes) => (1, n),
+            _ => (1, -n),
+        };
     }
     let mut inside = 0;
     let mut exit = NO_EXIT;
-    for m in rules.sowings(pits).as_slice() {
+    for m in moves.as_slice() {
         if m.captured == 0 {
             inside += 1;
         } else {
@@ -147,7 +150,13 @@ const CHUNK: usize = 1 << 14;
 
 /// Solves the layer of `n` stones, given the solved layers `lower[0..n]` (one signed byte per
 /// position, in index order): one signed byte per position, the value for the player to move.
-pub fn solve_layer(rules: Rules, ranking: &Ranking, n: usize, lower: &[&[u8]], progress: &dyn Progress) -> Vec<u8> {
+pub fn solve_layer(
+    rules: Rules,
+    ranking: &Ranking,
+    n: usize,
+    lower: &[&[u8]],
+    progress: &dyn Progress,
+) -> Vec<u8> {
     assert!(lower.len() >= n, "layers below {n} stones must be solved first");
     let len = ranking.len(n);
     progress.start(n, len);
@@ -170,18 +179,20 @@ fn solve_with<N: NodeId>(
     let len = ranking.len(n) as usize;
     let mut cells: Vec<AtomicU8> = (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect();
     let mut exits = vec![NO_EXIT; len];
-    cells.par_chunks_mut(CHUNK).zip(exits.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (cells, exits))| {
-        let mut pits = ranking.unrank(n, (c * CHUNK) as u64);
-        for (i, (cell, exit)) in cells.iter_mut().zip(exits.iter_mut()).enumerate() {
-            if i > 0 {
-                pits = Ranking::next(&pits).expect("the chunk lies inside the layer");
+    cells.par_chunks_mut(CHUNK).zip(exits.par_chunks_mut(CHUNK)).enumerate().for_each(
+        |(c, (cells, exits))| {
+            let mut pits = ranking.unrank(n, (c * CHUNK) as u64);
+            for (i, (cell, exit)) in cells.iter_mut().zip(exits.iter_mut()).enumerate() {
+                if i > 0 {
+                    pits = Ranking::next(&pits).expect("the chunk lies inside the layer");
+                }
+                let (count, best) = forward(rules, ranking, &pits, lower);
+                *cell.get_mut() = count;
+                *exit = best;
             }
-            let (count, best) = forward(rules, ranking, &pits, lower);
-            *cell.get_mut() = count;
-            *exit = best;
-        }
-        progress.advance(cells.len() as u64);
-    });
+            progress.advance(cells.len() as u64);
+        },
+    );
     let store = LayerStore::<N> { cells, node: std::marker::PhantomData };
     let unmoves = LayerUnmoves::<N> { rules, ranking, stones: n, node: std::marker::PhantomData };
     let levels = (1..=n as i8).rev();

@@ -213,7 +213,12 @@ impl Notation for Oware {
     fn parse_move(&self, pos: &OwarePosition, text: &str) -> Result<u8, NotationError> {
         let pit = match text.trim().parse::<u8>() {
             Ok(p) if p < 6 => p,
-            _ => return Err(NotationError::new(1, format!("'{}' is not a pit of yours (0 to 5)", text.trim()))),
+            _ => {
+                return Err(NotationError::new(
+                    1,
+                    format!("'{}' is not a pit of yours (0 to 5)", text.trim()),
+                ))
+            }
         };
         let mut moves = Vec::new();
         self.moves(pos, &mut moves);
@@ -259,7 +264,12 @@ fn parse_counts(text: &str, column: usize, count: usize, what: &str) -> Result<V
         }
         match field.trim().parse::<u8>() {
             Ok(v) if usize::from(v) <= MAX_STONES => values.push(v),
-            _ => return Err(NotationError::new(start, format!("'{}' is not a stone count (0 to 48)", field.trim()))),
+            _ => {
+                return Err(NotationError::new(
+                    start,
+                    format!("'{}' is not a stone count (0 to 48)", field.trim()),
+                ))
+            }
         }
         at += field.len() + 1;
     }

@@ -2,8 +2,8 @@
 //! least one of pits 6-11 is empty (the side that just moved emptied the pit it sowed), ranked
 //! from 0 in ascending lexicographic order of (pit 11, pit 10, ..., pit 0).
 //!
-//! Rank and unrank take twelve table lookups (plus a binary search per pit for unrank) in a table
-//! of partial sums of binomial coefficients built once.
+//! Rank takes twelve lookups in a table of partial sums of binomial coefficients built once;
+//! unrank scans the same table, one entry per stone.
 
 use super::{Pits, MAX_STONES, PITS};
 
@@ -117,7 +117,11 @@ impl Ranking {
         for pit in (0..PITS).rev() {
             let start = Self::slot(pit, seen, remaining, 0);
             let sums = &self.prefix[start..=start + remaining];
-            let v = sums.partition_point(|&s| s <= rank) - 1;
+            // A linear scan: pits hold few stones on average, so it stops after a step or two.
+            let mut v = 0;
+            while v < remaining && sums[v + 1] <= rank {
+                v += 1;
+            }
             rank -= sums[v];
             pits[pit] = v as u8;
             remaining -= v;

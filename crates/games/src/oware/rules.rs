@@ -165,11 +165,12 @@ impl Rules {
         all
     }
 
-    /// How a board without legal moves ends, or `None` if it has some.
+    /// How a board without legal moves ends, or `None` if it has some. (Under the VU rules a
+    /// player with stones always has a move.)
     pub fn ending(self, pits: &Pits) -> Option<Ending> {
         if pits[..6].iter().all(|&p| p == 0) {
             Some(Ending::OpponentTakes)
-        } else if self.sowings(pits).len == 0 {
+        } else if self == Rules::Abapa && self.sowings(pits).len == 0 {
             Some(Ending::MoverTakes)
         } else {
             None

@@ -1,0 +1,154 @@
+//! `gamegraph build oware`, `verify oware` and `stats oware`: the Awari endgame databases.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use gamegraph_games::oware::database::{build as build_database, Database};
+use gamegraph_games::oware::layer::Progress;
+use gamegraph_games::oware::{Rules, MAX_STONES};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::io::print_json;
+use crate::{BuildArgs, StatsArgs, VerifyArgs};
+
+/// Whether `name` is Oware's command-line name.
+pub fn is_oware(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "oware" | "awari")
+}
+
+fn require_oware(name: &str, command: &str) -> Result<()> {
+    if !is_oware(name) {
+        bail!("{command} works on Oware score databases; '{name}' has none (try: gamegraph {command} oware --db DIR)");
+    }
+    Ok(())
+}
+
+/// One progress bar per stone count, on standard error, with positions per second and time left.
+struct Bars {
+    bar: Mutex<Option<(ProgressBar, Instant, u64)>>,
+}
+
+impl Progress for Bars {
+    fn start(&self, stones: usize, positions: u64) {
+        let style = ProgressStyle::with_template(
+            "{msg:>10} [{bar:30}] {percent:>3}%  {per_sec:>16}  {elapsed_precise} elapsed, {eta} left",
+        )
+        .expect("a valid template")
+        .progress_chars("=> ");
+        let bar = ProgressBar::new(2 * positions).with_style(style).with_message(format!("{stones} stones"));
+        *self.bar.lock().expect("not poisoned") = Some((bar, Instant::now(), positions));
+    }
+
+    fn advance(&self, units: u64) {
+        if let Some((bar, ..)) = &*self.bar.lock().expect("not poisoned") {
+            bar.inc(units);
+        }
+    }
+
+    fn finish(&self, stones: usize) {
+        if let Some((bar, started, positions)) = self.bar.lock().expect("not poisoned").take() {
+            bar.finish_and_clear();
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!(
+                "{stones:>2} stones: {positions:>11} positions in {seconds:>7.2} s ({:.2} M positions/s)",
+                positions as f64 / seconds.max(1e-9) / 1e6
+            );
+        }
+    }
+}
+
+pub fn build(args: &BuildArgs) -> Result<()> {
+    let Some(dir) = &args.game.db else {
+        bail!("build oware writes score files: give the directory with --db DIR")
+    };
+    let Some(stones) = args.stones else { bail!("build oware needs --stones N (0 to {MAX_STONES})") };
+    if args.out.is_some() || args.from.is_some() {
+        bail!("build oware takes --stones and --db, not --out or --from");
+    }
+    let rules: Rules = args
+        .game
+        .rules
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?
+        .unwrap_or_default();
+    let started = Instant::now();
+    let bars = Bars { bar: Mutex::new(None) };
+    let report = build_database(dir, rules, stones, &bars)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.output.json {
+        return print_json(&json!({
+            "rules": rules.name(),
+            "stones": stones,
+            "db": dir.display().to_string(),
+            "resumed": report.resumed,
+            "built": report.built,
+            "seconds": seconds,
+        }));
+    }
+    if report.resumed > 0 {
+        println!(
+            "kept the {} complete stone counts 0 to {} already in {}",
+            report.resumed,
+            report.resumed - 1,
+            dir.display()
+        );
+    }
+    println!(
+        "{} rules, 0 to {stones} stones in {}: built {} stone counts in {seconds:.1} s",
+        rules,
+        dir.display(),
+        report.built.len()
+    );
+    Ok(())
+}
+
+fn open(game: &str, command: &str, dir: &std::path::Path) -> Result<Database> {
+    require_oware(game, command)?;
+    Database::open(dir).with_context(|| format!("cannot open the Oware database in {}", dir.display()))
+}
+
+pub fn verify(args: &VerifyArgs) -> Result<()> {
+    let db = open(&args.game, "verify", &args.db)?;
+    let started = Instant::now();
+    db.verify_checksums()?;
+    println!("checksums: {} files match the manifest", db.stones() + 1);
+    let mut wrong_total = 0;
+    for n in 0..=db.stones() {
+        let sample = (!args.full).then_some(args.sample);
+        let (checked, wrong, examples) = db.verify_values(n, sample);
+        println!("{n:>2} stones: {checked} positions checked, {wrong} inconsistent");
+        for e in examples {
+            let pits: Vec<String> = e.pits.iter().map(u8::to_string).collect();
+            println!("    {}: stored {}, best move {}", pits.join(","), e.stored, e.computed);
+        }
+        wrong_total += wrong;
+    }
+    println!("verified in {:.1} s", started.elapsed().as_secs_f64());
+    if wrong_total > 0 {
+        bail!("{wrong_total} stored values differ from their best move's value");
+    }
+    Ok(())
+}
+
+pub fn stats(args: &StatsArgs) -> Result<()> {
+    let db = open(&args.game, "stats", &args.db)?;
+    let stats = db.stats();
+    if args.output.json {
+        return print_json(&json!({ "rules": db.rules().name(), "stones": stats }));
+    }
+    println!(
+        "{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}",
+        "stones", "positions", "wins", "draws", "losses", "sum"
+    );
+    for s in stats {
+        println!(
+            "{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}",
+            s.stones, s.positions, s.wins, s.draws, s.losses, s.sum
+        );
+    }
+    Ok(())
+}
