@@ -351,9 +351,14 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
     let mut pos = position_or_start(game, args.position.as_deref())?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut seen = std::collections::HashSet::new();
     for ply in 0.. {
         let mut moves = Vec::new();
-        game.moves(&pos, &mut moves);
+        // In games with cycles a repeated position ends the game.
+        let repeated = G::CYCLES && !seen.insert(pos.clone());
+        if !repeated {
+            game.moves(&pos, &mut moves);
+        }
         let human = args.you.moves_at(ply);
         let budget = Duration::from_secs_f64(args.time / moves.len().max(1) as f64);
         let limits = Limits { time: Some(budget), ..Limits::default() };
@@ -392,10 +397,13 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             } else {
                 "engine"
             };
-            println!(
-                "{}",
-                json!({"position": game.format_position(&pos), "moves": listed, "to_move": to_move})
-            );
+            let shown = json!({
+                "position": game.format_position(&pos),
+                "moves": listed,
+                "to_move": to_move,
+                "repeated": repeated,
+            });
+            println!("{shown}");
         } else {
             println!("\n{}", game.render(&pos));
             for &(mv, v) in &values {
@@ -408,10 +416,16 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
         }
         if moves.is_empty() {
             if !args.json {
-                let v = game.final_score(&pos);
-                let end =
-                    if v == 0 { "draw".to_string() } else { format!("the player to move has lost ({v})") };
-                println!("game over: {end}");
+                let (v, why) = match repeated {
+                    true => (game.repetition_score(&pos), "the position is repeated, "),
+                    false => (game.final_score(&pos), ""),
+                };
+                let end = match v.signum() {
+                    0 => "draw".to_string(),
+                    1 => format!("the player to move has won ({v:+})"),
+                    _ => format!("the player to move has lost ({v:+})"),
+                };
+                println!("game over: {why}{end}");
             }
             return Ok(());
         }

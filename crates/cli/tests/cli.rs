@@ -348,3 +348,135 @@ fn play_connect4_to_the_end() {
         serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().last().unwrap()).unwrap();
     assert_eq!(last["to_move"], "nobody");
 }
+
+/// A fresh Oware database of the VU rules up to `stones` stones in a temporary directory.
+fn oware_database(stones: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let built = json(&["build", "oware", "--stones", &stones.to_string(), "--db", path, "--json"]);
+    assert_eq!(built["built"].as_array().unwrap().len(), stones + 1);
+    dir
+}
+
+fn score_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn oware_database_stats_verify_and_solve() {
+    let dir = oware_database(10);
+    let db = dir.path().to_str().unwrap();
+    let stats = json(&["stats", "oware", "--db", db, "--json"]);
+    let layers = stats["stones"].as_array().unwrap();
+    assert_eq!(layers.len(), 11);
+    for layer in layers {
+        let count = |k: &str| layer[k].as_u64().unwrap();
+        assert_eq!(count("wins") + count("draws") + count("losses"), count("positions"));
+    }
+    assert_eq!(layers[10]["positions"], 352_716 - 1_365);
+    assert!(ok(&["verify", "oware", "--db", db, "--full"])
+        .contains("10 stones: 351351 positions checked, 0 inconsistent"));
+
+    // Every move's value is its capture minus the value of the position it leads to.
+    let solved = json(&["solve", "oware", "0,0,0,0,0,3,0,2,1,0,0,1", "--db", db, "--json"]);
+    assert_eq!(solved["exact"], true);
+    let moves = solved["moves"].as_array().unwrap();
+    let best = moves.iter().map(|m| m["value"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(solved["value"].as_i64(), Some(best));
+    for m in moves {
+        let child = json(&["solve", "oware", m["position"].as_str().unwrap(), "--db", db, "--json"]);
+        assert_eq!(m["value"].as_i64(), child["value"].as_i64().map(|v| -v), "move {}", m["move"]);
+    }
+    // Beyond the database: a limited search, marked as such.
+    let start = json(&["solve", "oware", "--db", db, "--depth", "3", "--json"]);
+    assert_eq!((start["exact"].as_bool(), start["depth"].as_u64()), (Some(false), Some(3)));
+    assert_eq!(start["moves"].as_array().unwrap().len(), 6);
+    let text = ok(&["solve", "oware", "0,0,0,0,0,3,0,2,1,0,0,1", "--db", db]);
+    assert!(text.starts_with("0,0,0,0,0,3,0,2,1,0,0,1 "), "{text}");
+
+    // Perfect play to the end, or to a repetition, which also ends the game.
+    let out = run(&["play", "oware", "0,1,0,0,1,1,0,0,1,0,0,1", "--db", db, "--you", "none", "--json"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let last: Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().last().unwrap()).unwrap();
+    assert_eq!(last["to_move"], "nobody");
+}
+
+#[test]
+fn oware_build_resumes_after_a_kill_with_identical_files() {
+    let reference = oware_database(12);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(["build", "oware", "--stones", "12", "--db", path])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some stone counts are complete, in the middle of another.
+    let manifest = dir.path().join("manifest.json");
+    let complete = || {
+        std::fs::read_to_string(&manifest)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map_or(0, |m| m["layers"].as_array().unwrap().len())
+    };
+    while complete() < 9 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed_at = complete();
+    assert!(
+        (9..13).contains(&killed_at),
+        "killed in the middle of the build, after {killed_at} stone counts"
+    );
+    // A partial file from the killed run, and a damaged (short) last file, are both redone.
+    std::fs::write(dir.path().join("scores.12.partial.x1y2z3"), b"half").unwrap();
+    let resumed = json(&["build", "oware", "--stones", "12", "--db", path, "--json"]);
+    assert_eq!(resumed["resumed"].as_u64(), Some(killed_at as u64));
+    assert_eq!(score_files(dir.path()), score_files(reference.path()));
+
+    let last = dir.path().join("scores.12");
+    let bytes = std::fs::read(&last).unwrap();
+    std::fs::write(&last, &bytes[..bytes.len() - 1]).unwrap();
+    let err = fails(&["stats", "oware", "--db", path], "");
+    assert!(err.contains("scores.12") && err.contains("bytes, expected"), "{err}");
+    let rebuilt = json(&["build", "oware", "--stones", "12", "--db", path, "--json"]);
+    assert_eq!(rebuilt["built"], serde_json::json!([12]));
+    assert_eq!(score_files(dir.path()), score_files(reference.path()));
+
+    // A flipped byte keeps the size: the checksums catch it.
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 1;
+    std::fs::write(&last, &flipped).unwrap();
+    let err = fails(&["verify", "oware", "--db", path], "");
+    assert!(err.contains("SHA-256") && err.contains("scores.12"), "{err}");
+}
+
+#[test]
+fn oware_rejects_bad_input() {
+    let dir = oware_database(3);
+    let db = dir.path().to_str().unwrap();
+    assert!(fails(&["build", "oware", "--stones", "49", "--db", db], "").contains("48"));
+    assert!(fails(&["build", "oware", "--db", db], "").contains("--stones"));
+    assert!(fails(&["build", "oware", "--stones", "3"], "").contains("--db"));
+    assert!(
+        fails(&["build", "oware", "--rules", "abapa", "--stones", "3", "--db", db], "").contains("vu rules")
+    );
+    assert!(fails(&["build", "oware", "--rules", "fifa", "--stones", "3", "--db", db], "").contains("fifa"));
+    assert!(fails(&["solve", "oware", "--rules", "abapa", "--db", db, "0,0,0,0,0,0,0,0,0,0,0,1"], "")
+        .contains("vu"));
+    assert!(fails(&["solve", "oware", "4,4,x", "--db", db], "").contains("column 5"));
+    assert!(fails(&["stats", "tictactoe", "--db", db], "").contains("oware"));
+    assert!(fails(&["stats", "oware", "--db", "/nonexistent/db"], "").contains("no complete score file"));
+    assert!(fails(&["solve", "tictactoe", "--rules", "vu"], "").contains("--rules"));
+    std::fs::write(dir.path().join("manifest.json"), "{\"format\": 3").unwrap();
+    assert!(fails(&["verify", "oware", "--db", db], "").contains("manifest"));
+}
