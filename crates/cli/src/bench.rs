@@ -31,7 +31,7 @@ fn phase<T>(message: &str, work: impl FnOnce() -> T) -> (T, Duration) {
 }
 
 /// Peak resident memory of this process in bytes (Linux), if known.
-fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

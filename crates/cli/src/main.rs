@@ -382,6 +382,21 @@ enum BenchCommand {
     Connect4(BenchConnect4Args),
     /// Leaves evaluated by minimax and alpha-beta under each move ordering, on random trees.
     Ordering(BenchOrderingArgs),
+    /// Build the Oware databases from scratch in a temporary directory: time and positions per
+    /// second of each stone count, peak memory.
+    Oware(BenchOwareArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchOwareArgs {
+    /// Build every stone count up to this one.
+    #[arg(long, default_value_t = 16)]
+    stones: usize,
+    /// Rule variant: vu or abapa.
+    #[arg(long, default_value = "vu")]
+    rules: String,
+    #[command(flatten)]
+    output: JsonFlag,
 }
 
 #[derive(Args, Debug)]
@@ -452,6 +467,7 @@ fn main() -> ExitCode {
             BenchCommand::Graph(args) => bench::graph(&args),
             BenchCommand::Connect4(args) => bench::connect4(&args),
             BenchCommand::Ordering(args) => bench::ordering(&args),
+            BenchCommand::Oware(args) => oware_commands::bench(&args),
         },
         Command::Games(args) => game_commands::list(&args),
     };

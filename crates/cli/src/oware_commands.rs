@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::io::print_json;
-use crate::{BuildArgs, StatsArgs, VerifyArgs};
+use crate::{BenchOwareArgs, BuildArgs, StatsArgs, VerifyArgs};
 
 /// Whether `name` is Oware's command-line name.
 pub fn is_oware(name: &str) -> bool {
@@ -26,8 +26,11 @@ fn require_oware(name: &str, command: &str) -> Result<()> {
 }
 
 /// One progress bar per stone count, on standard error, with positions per second and time left.
+#[derive(Default)]
 struct Bars {
     bar: Mutex<Option<(ProgressBar, Instant, u64)>>,
+    /// Stones, positions and seconds of each layer built.
+    built: Mutex<Vec<(usize, u64, f64)>>,
 }
 
 impl Progress for Bars {
@@ -51,6 +54,7 @@ impl Progress for Bars {
         if let Some((bar, started, positions)) = self.bar.lock().expect("not poisoned").take() {
             bar.finish_and_clear();
             let seconds = started.elapsed().as_secs_f64();
+            self.built.lock().expect("not poisoned").push((stones, positions, seconds));
             eprintln!(
                 "{stones:>2} stones: {positions:>11} positions in {seconds:>7.2} s ({:.2} M positions/s)",
                 positions as f64 / seconds.max(1e-9) / 1e6
@@ -76,7 +80,7 @@ pub fn build(args: &BuildArgs) -> Result<()> {
         .map_err(anyhow::Error::msg)?
         .unwrap_or_default();
     let started = Instant::now();
-    let bars = Bars { bar: Mutex::new(None) };
+    let bars = Bars::default();
     let report = build_database(dir, rules, stones, &bars)?;
     let seconds = started.elapsed().as_secs_f64();
     if args.output.json {
@@ -149,6 +153,51 @@ pub fn stats(args: &StatsArgs) -> Result<()> {
             "{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}",
             s.stones, s.positions, s.wins, s.draws, s.losses, s.sum
         );
+    }
+    Ok(())
+}
+
+/// `bench oware`: builds a database from scratch in a temporary directory and reports the
+/// throughput of each stone count.
+pub fn bench(args: &BenchOwareArgs) -> Result<()> {
+    let rules: Rules = args.rules.parse().map_err(anyhow::Error::msg)?;
+    if args.stones > MAX_STONES {
+        bail!("--stones {}: the databases go up to {MAX_STONES}", args.stones);
+    }
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let bars = Bars::default();
+    let started = Instant::now();
+    build_database(dir.path(), rules, args.stones, &bars)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let built = bars.built.into_inner().expect("not poisoned");
+    let positions: u64 = built.iter().map(|b| b.1).sum();
+    let peak = crate::bench::peak_memory();
+    if args.output.json {
+        let layers: Vec<_> = built
+            .iter()
+            .map(|&(n, p, s)| json!({"stones": n, "positions": p, "seconds": s, "positions_per_second": p as f64 / s.max(1e-9)}))
+            .collect();
+        return print_json(&json!({
+            "rules": rules.name(),
+            "layers": layers,
+            "positions": positions,
+            "seconds": seconds,
+            "positions_per_second": positions as f64 / seconds,
+            "peak_memory_bytes": peak,
+        }));
+    }
+    println!("{:>6} {:>12} {:>9} {:>14}", "stones", "positions", "seconds", "M positions/s");
+    for (n, p, s) in built {
+        println!("{n:>6} {p:>12} {s:>9.2} {:>14.2}", p as f64 / s.max(1e-9) / 1e6);
+    }
+    println!(
+        "{} rules, 0 to {} stones: {positions} positions in {seconds:.1} s ({:.2} M positions/s), files written included",
+        rules,
+        args.stones,
+        positions as f64 / seconds / 1e6
+    );
+    if let Some(bytes) = peak {
+        println!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
     }
     Ok(())
 }

@@ -480,3 +480,14 @@ fn oware_rejects_bad_input() {
     std::fs::write(dir.path().join("manifest.json"), "{\"format\": 3").unwrap();
     assert!(fails(&["verify", "oware", "--db", db], "").contains("manifest"));
 }
+
+#[test]
+fn bench_oware_reports_every_stone_count() {
+    let report = json(&["bench", "oware", "--stones", "6", "--rules", "abapa", "--json"]);
+    let layers = report["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 7);
+    let total: u64 = layers.iter().map(|l| l["positions"].as_u64().unwrap()).sum();
+    assert_eq!(report["positions"].as_u64(), Some(total));
+    assert_eq!(total, 1 + 12 + 78 + 364 + 1365 + 4368 + 12375);
+    assert!(fails(&["bench", "oware", "--stones", "60"], "").contains("48"));
+}
