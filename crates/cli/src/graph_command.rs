@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use gamegraph::graph_text::{parse_edges, parse_text, NamedGraph};
+use gamegraph::report::GraphReport;
 use gamegraph::solution::solve_graph;
 use gamegraph::{Model, Outcome, Solution};
-use serde_json::{json, Map};
 
 use crate::io::{print_json, read_text};
 use crate::{FormatArg, GraphArgs, ModelArg};
@@ -24,21 +24,10 @@ pub fn run(args: &GraphArgs) -> Result<()> {
         ModelArg::Minimax => Model::Minimax,
     };
     let solution = solve_graph(&parsed.graph, model);
-    let rows = (0..parsed.graph.nodes() as u32).map(|u| row(&parsed, &solution, u));
     if args.output.json {
-        let positions: Map<String, serde_json::Value> = rows
-            .map(|r| {
-                let value = json!({
-                    "outcome": r.outcome.name(),
-                    "value": r.value,
-                    "remoteness": r.remoteness,
-                    "best": r.best,
-                });
-                (r.name, value)
-            })
-            .collect();
-        return print_json(&json!({ "model": model.name(), "positions": positions }));
+        return print_json(&GraphReport::new(&parsed, &solution, false));
     }
+    let rows = (0..parsed.graph.nodes() as u32).map(|u| row(&parsed, &solution, u));
     if args.dot {
         print!("{}", dot(&parsed, &solution));
         return Ok(());
@@ -83,19 +72,13 @@ struct Row {
 }
 
 fn row(g: &NamedGraph, solution: &Solution, u: u32) -> Row {
-    let succ = g.graph.successors(u);
-    let mut best: Vec<String> = solution
-        .best_moves(u, succ.iter().copied())
-        .into_iter()
-        .map(|i| g.names[succ[i] as usize].clone())
-        .collect();
-    best.dedup();
+    let report = GraphReport::position(g, solution, u);
     Row {
         name: g.names[u as usize].clone(),
         outcome: solution.outcome(u),
-        value: solution.value(u),
-        remoteness: solution.remoteness(u),
-        best,
+        value: report.value,
+        remoteness: report.remoteness,
+        best: report.best,
     }
 }
 

@@ -40,7 +40,7 @@ pub fn write_atomically(
 }
 
 /// Prints `value` as pretty JSON on standard output.
-pub fn print_json(value: &serde_json::Value) -> Result<()> {
+pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use gamegraph::search::{Algorithm, StepKind};
+use gamegraph::report::TreeReport;
+use gamegraph::search::Algorithm;
 use gamegraph::tree::{MoveOrder, Tree};
-use serde_json::json;
 
 use crate::io::{print_json, read_text};
 use crate::{AlgoArg, OrderArg, TreeArgs};
@@ -28,32 +28,7 @@ pub fn run(args: &TreeArgs) -> Result<()> {
         return Ok(());
     }
     if args.output.json {
-        let mut out = json!({
-            "algo": algorithm.name(),
-            "order": order.name(),
-            "value": r.value,
-            "best": r.best,
-            "leaves": r.leaves,
-            "total_leaves": tree.leaf_count(),
-            "nodes": r.nodes,
-            "pruned": r.pruned,
-        });
-        if args.trace {
-            out["trace"] = r
-                .trace
-                .iter()
-                .map(|s| {
-                    json!({
-                        "step": step_name(s.kind),
-                        "node": s.node,
-                        "alpha": s.alpha,
-                        "beta": s.beta,
-                        "value": s.value,
-                    })
-                })
-                .collect();
-        }
-        return print_json(&out);
+        return print_json(&TreeReport::new(&tree, &r, args.trace, false));
     }
     println!("value: {}", r.value);
     println!("best: {}", r.best.as_deref().unwrap_or("(the root is a leaf)"));
@@ -65,14 +40,4 @@ pub fn run(args: &TreeArgs) -> Result<()> {
         println!("pruned: {}", r.pruned.join(" "));
     }
     Ok(())
-}
-
-/// The JSON name of a step.
-pub fn step_name(kind: StepKind) -> &'static str {
-    match kind {
-        StepKind::Enter => "enter",
-        StepKind::Leaf => "leaf",
-        StepKind::Exit => "exit",
-        StepKind::Prune => "prune",
-    }
 }

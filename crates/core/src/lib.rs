@@ -29,6 +29,7 @@ pub mod graph;
 pub mod graph_game;
 pub mod graph_text;
 pub mod random_graph;
+pub mod report;
 pub mod retrograde;
 pub mod rng;
 pub mod search;

@@ -64,6 +64,18 @@ pub enum StepKind {
     Prune,
 }
 
+impl StepKind {
+    /// The step's name in reports: `enter`, `leaf`, `exit` or `prune`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StepKind::Enter => "enter",
+            StepKind::Leaf => "leaf",
+            StepKind::Exit => "exit",
+            StepKind::Prune => "prune",
+        }
+    }
+}
+
 /// One step of a traced search; scores are for the player to move at `path`'s node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step<M> {

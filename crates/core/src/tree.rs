@@ -245,6 +245,8 @@ pub struct TreeStep {
     pub kind: StepKind,
     /// The node's path name (see [`Tree::path_name`]).
     pub node: String,
+    /// The node's id.
+    pub id: u32,
     /// Lower end of the window; `None` is minus infinity.
     pub alpha: Option<i32>,
     /// Upper end of the window; `None` is plus infinity.
@@ -300,7 +302,7 @@ impl TreeAnalysis {
                     StepKind::Prune => mark_subtree(tree, node, &mut is_pruned),
                     StepKind::Enter => {}
                 }
-                TreeStep { kind: s.kind, node: tree.path_name(&s.path), alpha, beta, value }
+                TreeStep { kind: s.kind, node: tree.path_name(&s.path), id: node, alpha, beta, value }
             })
             .collect();
         Self {
