@@ -676,7 +676,8 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
                 }
             }
         }
-        if self.settings.etc && depth > 2 {
+        // Not at the root either: it must be searched to have a best move.
+        if self.settings.etc && depth > 2 && ply > 0 {
             if let Some(score) = self.enhanced_cutoff(pos, moves, tt_depth, ply, beta) {
                 self.stats.etc_cutoffs += 1;
                 return score;
