@@ -72,6 +72,37 @@ impl Tree {
         Tree { nodes }
     }
 
+    /// The tree in the notation [`Tree::parse`] reads: `(( 4 9 6) ...)` with labels where nodes
+    /// have them.
+    pub fn to_notation(&self) -> String {
+        let mut out = String::new();
+        // An explicit stack: (node, next child to write).
+        let mut stack = vec![(0u32, 0usize)];
+        while let Some((id, next)) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if next == 0 {
+                if let Some(label) = &node.label {
+                    out.push_str(label);
+                }
+                if let Some(v) = node.value {
+                    let _ = write!(out, "{v}");
+                    continue;
+                }
+                out.push('(');
+            }
+            if next < node.children.len() {
+                if next > 0 {
+                    out.push(' ');
+                }
+                stack.push((id, next + 1));
+                stack.push((node.children[next], 0));
+            } else {
+                out.push(')');
+            }
+        }
+        out
+    }
+
     /// Every node, by id.
     pub fn nodes(&self) -> &[TreeNode] {
         &self.nodes
@@ -453,5 +484,23 @@ impl TreeParser {
         }
         self.bump(); // ')'
         Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips() {
+        let source = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
+        assert_eq!(Tree::parse(source).unwrap().to_notation(), source);
+        let random = Tree::random(3, 4, -9, 9, 7);
+        let text = random.to_notation();
+        let parsed = Tree::parse(&text).unwrap();
+        assert_eq!(parsed.to_notation(), text);
+        assert_eq!(parsed.leaf_count(), 81);
+        assert_eq!(parsed.minimax_values()[0], random.minimax_values()[0]);
+        assert_eq!(Tree::parse("7").unwrap().to_notation(), "7");
     }
 }

@@ -455,21 +455,13 @@ impl Notation for Connect4 {
     }
 
     fn render(&self, b: &Board) -> String {
-        let (x, o) = if self.first_player_to_move(b) {
-            (b.current, b.current ^ b.mask)
-        } else {
-            (b.current ^ b.mask, b.current)
-        };
         let mut out = String::new();
         for r in (0..self.height).rev() {
             for c in 0..self.width {
-                let bit = 1u64 << (c * (self.height + 1) + r);
-                out.push(if x & bit != 0 {
-                    'X'
-                } else if o & bit != 0 {
-                    'O'
-                } else {
-                    '.'
+                out.push(match self.stone(b, c, r) {
+                    Some(true) => 'X',
+                    Some(false) => 'O',
+                    None => '.',
                 });
                 out.push(' ');
             }
@@ -485,6 +477,48 @@ impl Notation for Connect4 {
         let side = if self.first_player_to_move(b) { 'X' } else { 'O' };
         out.push_str(&format!("\n({side} to move)"));
         out
+    }
+}
+
+impl Connect4 {
+    /// Whose stone is in column `c`, row `r` (0 at the bottom): `Some(true)` for the first player.
+    fn stone(&self, b: &Board, c: u32, r: u32) -> Option<bool> {
+        let (first, second) = if self.first_player_to_move(b) {
+            (b.current, b.current ^ b.mask)
+        } else {
+            (b.current ^ b.mask, b.current)
+        };
+        let bit = 1u64 << (c * (self.height + 1) + r);
+        match (first & bit != 0, second & bit != 0) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The board as a grid, top row first; every cell of a playable column plays there.
+    pub fn board_view(&self, b: &Board) -> crate::BoardView {
+        let over = self.is_final(b);
+        let mut cells = Vec::new();
+        for r in (0..self.height).rev() {
+            for c in 0..self.width {
+                let mv = (!over && self.can_play(b, c)).then(|| (c + 1).to_string());
+                cells.push(match self.stone(b, c, r) {
+                    Some(true) => crate::Cell::new("", "first", mv),
+                    Some(false) => crate::Cell::new("", "second", mv),
+                    None => crate::Cell::new("", "empty", mv),
+                });
+            }
+        }
+        let to_move =
+            if self.first_player_to_move(b) { "first player (red)" } else { "second player (yellow)" };
+        crate::BoardView {
+            rows: self.height as usize,
+            cols: self.width as usize,
+            cells,
+            to_move: to_move.into(),
+            note: None,
+        }
     }
 }
 

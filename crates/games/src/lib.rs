@@ -6,6 +6,8 @@
 //! core's. Front ends reach every game the same way, through [`visit`]: they write
 //! one generic [`GameVisitor`] per command instead of one code path per game.
 
+pub mod analysis;
+pub mod board;
 pub mod connect4;
 pub mod nim;
 pub mod oware;
@@ -16,6 +18,7 @@ use std::path::PathBuf;
 
 use gamegraph::{Evaluate, Notation, PositionKey};
 
+pub use board::{BoardView, Cell};
 pub use connect4::Connect4;
 pub use nim::Nim;
 pub use oware::Oware;
@@ -37,22 +40,37 @@ pub enum Solver {
 pub trait BuiltinGame: Notation + Evaluate + PositionKey + Send + Sync + 'static {
     /// How `solve` and `play` get exact values.
     const SOLVER: Solver;
+
+    /// The position as a grid of cells for graphical front ends.
+    fn board(&self, pos: &Self::Position) -> BoardView;
 }
 
 impl BuiltinGame for TicTacToe {
     const SOLVER: Solver = Solver::Retrograde;
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
 }
 
 impl BuiltinGame for Nim {
     const SOLVER: Solver = Solver::Retrograde;
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
 }
 
 impl BuiltinGame for Connect4 {
     const SOLVER: Solver = Solver::Search;
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
 }
 
 impl BuiltinGame for Oware {
     const SOLVER: Solver = Solver::Database;
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
 }
 
 /// Parameters of games that have them; `None` takes the game's default.

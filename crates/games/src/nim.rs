@@ -163,3 +163,25 @@ impl PositionKey for Nim {
         })
     }
 }
+
+impl Nim {
+    /// One row per heap, one cell per stone: clicking a stone takes it and every stone right of it.
+    pub fn board_view(&self, heaps: &Vec<u16>) -> crate::BoardView {
+        const SHOWN: u16 = 40;
+        let cols = heaps.iter().copied().max().unwrap_or(0).clamp(1, SHOWN) as usize;
+        let mut cells = Vec::with_capacity(heaps.len() * cols);
+        for (i, &h) in heaps.iter().enumerate() {
+            for k in 0..cols as u16 {
+                if k < h.min(SHOWN) {
+                    let take = h - k;
+                    cells.push(crate::Cell::new("", "stone", Some(format!("{}:{take}", i + 1))));
+                } else {
+                    cells.push(crate::Cell::new("", "none", None));
+                }
+            }
+        }
+        let note =
+            heaps.iter().any(|&h| h > SHOWN).then(|| format!("heaps: {}", self.format_position(heaps)));
+        crate::BoardView { rows: heaps.len(), cols, cells, to_move: "the player to move".into(), note }
+    }
+}

@@ -262,3 +262,26 @@ impl Evaluate for TicTacToe {
         moves.sort_by_key(|&c| RANK[c as usize]);
     }
 }
+
+impl TicTacToe {
+    /// The board as a 3 x 3 grid; an empty cell plays there.
+    pub fn board_view(&self, pos: &Board) -> crate::BoardView {
+        let mut legal = Vec::new();
+        self.moves(pos, &mut legal);
+        let cells = self
+            .format_position(pos)
+            .chars()
+            .enumerate()
+            .map(|(c, mark)| {
+                let mv = legal.contains(&(c as u8)).then(|| (c + 1).to_string());
+                match mark {
+                    'X' => crate::Cell::new("X", "first", None),
+                    'O' => crate::Cell::new("O", "second", None),
+                    _ => crate::Cell::new("", "empty", mv),
+                }
+            })
+            .collect();
+        let to_move = if pos.x_to_move() { "X" } else { "O" };
+        crate::BoardView { rows: 3, cols: 3, cells, to_move: to_move.into(), note: None }
+    }
+}

@@ -253,6 +253,25 @@ impl Notation for Oware {
     }
 }
 
+impl Oware {
+    /// The opponent's pits 11 to 6 on top, the mover's pits 0 to 5 below; a pit of the mover plays
+    /// when its move is legal.
+    pub fn board_view(&self, pos: &OwarePosition) -> crate::BoardView {
+        let mut legal = Vec::new();
+        self.moves(pos, &mut legal);
+        let pit = |i: usize| {
+            let mv = (i < 6 && legal.contains(&(i as u8))).then(|| i.to_string());
+            crate::Cell::new(pos.pits[i].to_string(), "pit", mv)
+        };
+        let cells = (6..12).rev().chain(0..6).map(pit).collect();
+        let note = format!(
+            "captured: {} by the player to move, {} by the opponent",
+            pos.captured[0], pos.captured[1]
+        );
+        crate::BoardView { rows: 2, cols: 6, cells, to_move: "bottom row".into(), note: Some(note) }
+    }
+}
+
 /// Reads `count` comma-separated stone counts starting at 1-based `column`.
 fn parse_counts(text: &str, column: usize, count: usize, what: &str) -> Result<Vec<u8>, NotationError> {
     let mut values = Vec::with_capacity(count);
