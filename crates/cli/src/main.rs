@@ -49,6 +49,22 @@ enum Command {
     Bench(BenchArgs),
     /// List the built-in games with their position and move notations.
     Games(GamesArgs),
+    /// Serve the web page: play every game with each move's value, watch minimax and alpha-beta
+    /// on trees, draw solved graphs (JSON API under /api).
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// A directory of Oware score files (from 'build oware --db DIR') for exact Oware values.
+    #[arg(long, value_name = "DIR")]
+    db: Option<PathBuf>,
 }
 
 /// Output format shared by the commands.
@@ -452,6 +468,19 @@ struct GamesArgs {
     output: JsonFlag,
 }
 
+fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.db {
+        // Refuse a bad database now rather than on the first Oware request.
+        gamegraph_games::oware::Database::open(dir)?;
+    }
+    let config = gamegraph_web::ServerConfig { database: args.db.clone() };
+    let addr = std::net::SocketAddr::new(args.host, args.port);
+    gamegraph_web::serve(addr, config, |bound| {
+        println!("gamegraph: serving http://{bound}/ (Ctrl-C to stop)");
+    })
+    .map_err(|e| anyhow::anyhow!("cannot serve on {addr}: {e}"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -470,6 +499,7 @@ fn main() -> ExitCode {
             BenchCommand::Oware(args) => oware_commands::bench(&args),
         },
         Command::Games(args) => game_commands::list(&args),
+        Command::Serve(args) => serve(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -491,3 +491,23 @@ fn bench_oware_reports_every_stone_count() {
     assert_eq!(total, 1 + 12 + 78 + 364 + 1365 + 4368 + 12375);
     assert!(fails(&["bench", "oware", "--stones", "60"], "").contains("48"));
 }
+
+#[test]
+fn serve_starts_on_a_free_port_and_refuses_a_bad_database() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(line.starts_with("gamegraph: serving http://127.0.0.1:"), "{line}");
+    assert!(fails(&["serve", "--db", "/nonexistent/db"], "").contains("no complete score file"));
+    let bad_host = run(&["serve", "--host", "example.org"], "");
+    assert!(!bad_host.status.success());
+    assert!(String::from_utf8_lossy(&bad_host.stderr).contains("invalid IP address"));
+}

@@ -1,0 +1,296 @@
+//! The JSON API: games and their analysis, tree searches with their trace, solved graphs.
+//! Every error is a JSON object `{"error": "..."}` with a 4xx status (5xx when the server itself
+//! cannot do the work), naming what is wrong and where.
+
+use std::time::Duration;
+
+use axum::extract::rejection::{QueryRejection, StringRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use gamegraph::graph_text::parse_text;
+use gamegraph::report::{GraphReport, TreeReport};
+use gamegraph::search::Algorithm;
+use gamegraph::solution::solve_graph;
+use gamegraph::tree::{MoveOrder, Tree};
+use gamegraph::Model;
+use gamegraph_games::analysis::{analyze as analyze_position, AnalysisError, Budget};
+use gamegraph_games::{visit, BuiltinGame, GameError, GameOptions, GameVisitor, Solver, GAMES};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::AppState;
+
+/// Longest search a request may ask for.
+pub const MAX_TIME: Duration = Duration::from_secs(10);
+/// Search time when the request does not say.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
+/// Deepest search a request may ask for.
+pub const MAX_DEPTH: u32 = 64;
+/// Most leaves in a tree searched with its full trace.
+pub const MAX_TREE_LEAVES: usize = 20_000;
+/// Most positions explored for one analysis by retrograde analysis.
+pub const MAX_POSITIONS: usize = 2_000_000;
+
+/// An API error: a status and a message.
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> Self {
+        Self { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> Self {
+        let status = match e {
+            GameError::Unknown(_) => StatusCode::NOT_FOUND,
+            GameError::BadOptions(_) => StatusCode::BAD_REQUEST,
+        };
+        Self { status, message: e.to_string() }
+    }
+}
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+/// The query parameters, or a JSON error naming the one that does not parse.
+fn parameters<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query.map(|Query(q)| q).map_err(|e| ApiError { status: e.status(), message: e.body_text() })
+}
+
+pub async fn not_found(uri: Uri) -> ApiError {
+    ApiError { status: StatusCode::NOT_FOUND, message: format!("no such page or endpoint: {}", uri.path()) }
+}
+
+/// Runs blocking work on a blocking thread, once one of the search slots is free.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = state.searches.acquire().await.map_err(|_| ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: "the server is shutting down".into(),
+    })?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the work failed: {e}"),
+    })
+}
+
+/// What the page needs to know of a game: notation, options, start position, solver.
+struct Describe;
+
+impl GameVisitor for Describe {
+    type Output = (String, &'static str);
+    fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
+        let solver = match G::SOLVER {
+            Solver::Retrograde => "retrograde",
+            Solver::Search => "search",
+            Solver::Database => "database",
+        };
+        (game.format_position(&game.start()), solver)
+    }
+}
+
+/// `GET /api/games`.
+pub async fn games(State(state): State<AppState>) -> ApiResult {
+    let mut listed = Vec::new();
+    for info in GAMES {
+        let (start, solver) = visit(info.name, &GameOptions::default(), Describe)?;
+        let options = match info.name {
+            "connect4" => json!({"width": 7, "height": 6}),
+            "oware" => json!({"rules": ["vu", "abapa"], "database": state.config.database.is_some()}),
+            _ => json!({}),
+        };
+        listed.push(json!({
+            "name": info.name,
+            "summary": info.summary,
+            "positions": info.positions,
+            "moves": info.moves,
+            "start": start,
+            "solver": solver,
+            "options": options,
+        }));
+    }
+    Ok(Json(json!({ "games": listed })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AnalyzeQuery {
+    position: Option<String>,
+    width: Option<u32>,
+    height: Option<u32>,
+    rules: Option<String>,
+    depth: Option<u32>,
+    /// Seconds of search for all the moves together.
+    time: Option<f64>,
+}
+
+struct Analyze {
+    position: Option<String>,
+    budget: Budget,
+}
+
+impl GameVisitor for Analyze {
+    type Output = Result<Value, ApiError>;
+    fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
+        let pos = match &self.position {
+            None => game.start(),
+            Some(text) => game
+                .parse_position(text)
+                .map_err(|e| ApiError::bad(format!("bad {} position '{text}': {e}", game.name())))?,
+        };
+        let analysis = analyze_position(&game, &pos, &self.budget).map_err(|e| match e {
+            AnalysisError::TooLarge(e) => ApiError::bad(e.to_string()),
+            e @ AnalysisError::Memory(_) => {
+                ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: e.to_string() }
+            }
+        })?;
+        let mut out = serde_json::to_value(analysis).expect("an analysis serialises");
+        out["time_limit_seconds"] = json!(self.budget.time.as_secs_f64());
+        Ok(out)
+    }
+}
+
+/// `GET /api/{game}/analyze?position=P`: the position's value and every move's.
+pub async fn analyze(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    query: Result<Query<AnalyzeQuery>, QueryRejection>,
+) -> ApiResult {
+    let query = parameters(query)?;
+    let time = match query.time {
+        None => DEFAULT_TIME,
+        Some(t) if t > 0.0 && t <= MAX_TIME.as_secs_f64() => Duration::from_secs_f64(t),
+        Some(t) => {
+            return Err(ApiError::bad(format!("time {t}: give 0 < time <= {} seconds", MAX_TIME.as_secs())))
+        }
+    };
+    if let Some(depth) = query.depth.filter(|&d| d == 0 || d > MAX_DEPTH) {
+        return Err(ApiError::bad(format!("depth {depth}: give 1 to {MAX_DEPTH} plies")));
+    }
+    let is_oware = matches!(game.to_ascii_lowercase().as_str(), "oware" | "awari");
+    let options = GameOptions {
+        width: query.width,
+        height: query.height,
+        rules: query.rules,
+        database: if is_oware { state.config.database.clone() } else { None },
+    };
+    let budget = Budget { time, depth: query.depth, positions: MAX_POSITIONS, ..Budget::default() };
+    let work = Analyze { position: query.position, budget };
+    let result = blocking(&state, move || visit(&game, &options, work)).await?;
+    Ok(Json(result??))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TreeQuery {
+    tree: String,
+    algo: Option<String>,
+    order: Option<String>,
+}
+
+fn algorithm(name: Option<&str>) -> Result<Algorithm, ApiError> {
+    match name.unwrap_or("alphabeta") {
+        "minimax" => Ok(Algorithm::Minimax),
+        "alphabeta" | "alpha-beta" => Ok(Algorithm::AlphaBeta),
+        other => Err(ApiError::bad(format!("unknown algorithm '{other}' (expected minimax or alphabeta)"))),
+    }
+}
+
+fn move_order(name: Option<&str>) -> Result<MoveOrder, ApiError> {
+    match name.unwrap_or("natural") {
+        "natural" => Ok(MoveOrder::Natural),
+        "best" => Ok(MoveOrder::Best),
+        "worst" => Ok(MoveOrder::Worst),
+        other => Err(ApiError::bad(format!("unknown order '{other}' (expected natural, best or worst)"))),
+    }
+}
+
+/// `GET /api/tree?tree=T&algo=A&order=O`: the search of a tree, with every step and every node.
+pub async fn tree(
+    State(state): State<AppState>,
+    query: Result<Query<TreeQuery>, QueryRejection>,
+) -> ApiResult {
+    let query = parameters(query)?;
+    let algo = algorithm(query.algo.as_deref())?;
+    let order = move_order(query.order.as_deref())?;
+    let tree = Tree::parse(&query.tree).map_err(|e| ApiError::bad(format!("bad tree: {e}")))?;
+    if tree.leaf_count() > MAX_TREE_LEAVES {
+        return Err(ApiError::bad(format!(
+            "the tree has {} leaves; the page traces at most {MAX_TREE_LEAVES}",
+            tree.leaf_count()
+        )));
+    }
+    let report = blocking(&state, move || {
+        let analysis = tree.analyze(algo, order);
+        TreeReport::new(&tree, &analysis, true, true)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(report).expect("a report serialises")))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RandomTreeQuery {
+    branching: Option<u32>,
+    depth: Option<u32>,
+    low: Option<i32>,
+    high: Option<i32>,
+    seed: Option<u64>,
+}
+
+/// Most leaves in a random tree.
+pub const MAX_RANDOM_LEAVES: u64 = 4096;
+
+/// `GET /api/tree/random?branching=B&depth=D&low=L&high=H&seed=S`: a uniform random tree.
+pub async fn random_tree(query: Result<Query<RandomTreeQuery>, QueryRejection>) -> ApiResult {
+    let q = parameters(query)?;
+    let (branching, depth) = (q.branching.unwrap_or(3), q.depth.unwrap_or(3));
+    let (low, high) = (q.low.unwrap_or(-9), q.high.unwrap_or(9));
+    if branching == 0 || branching.checked_pow(depth).map_or(true, |n| u64::from(n) > MAX_RANDOM_LEAVES) {
+        return Err(ApiError::bad(format!(
+            "branching {branching} and depth {depth}: give branching >= 1 and at most {MAX_RANDOM_LEAVES} leaves"
+        )));
+    }
+    let limit = gamegraph::tree::MAX_LEAF as i32;
+    if low > high || low < -limit || high > limit {
+        return Err(ApiError::bad(format!("values {low}..{high}: give low <= high within +-{limit}")));
+    }
+    let seed = q.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    let tree = Tree::random(branching, depth, low, high, seed);
+    Ok(Json(json!({ "tree": tree.to_notation(), "seed": seed })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct GraphQuery {
+    model: Option<String>,
+}
+
+/// `POST /api/graph?model=M` with the graph text as body: every position's value and the moves.
+pub async fn graph(
+    State(state): State<AppState>,
+    query: Result<Query<GraphQuery>, QueryRejection>,
+    body: Result<String, StringRejection>,
+) -> ApiResult {
+    let query = parameters(query)?;
+    let body = body.map_err(|e| ApiError { status: e.status(), message: e.body_text() })?;
+    let model: Model = query.model.as_deref().unwrap_or("stakes").parse().map_err(ApiError::bad)?;
+    let named = parse_text(&body).map_err(|e| ApiError::bad(format!("bad graph: {e}")))?;
+    let report = blocking(&state, move || {
+        let solution = solve_graph(&named.graph, model);
+        GraphReport::new(&named, &solution, true)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(report).expect("a report serialises")))
+}

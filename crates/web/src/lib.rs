@@ -1,0 +1,85 @@
+//! # gamegraph-web
+//!
+//! The web page of gamegraph: an HTTP server (axum) with a small JSON API and a single-page
+//! application whose files are compiled into the binary, so nothing is built at install time and
+//! nothing is fetched at run time. The page plays every built-in game with each move's value,
+//! draws game trees searched by minimax or alpha-beta step by step, and draws solved game graphs.
+//!
+//! The server only translates requests into calls of the `gamegraph` library and games crate.
+//! Every request is bounded: request bodies, tree and graph sizes, and search time, which is cut at
+//! a limit and reported as such; searches run on blocking threads, a few at a time, so that the
+//! server keeps answering.
+
+mod api;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::sync::Semaphore;
+
+/// Largest request body accepted (a graph), in bytes.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// Searches that may run at the same time; later requests wait for a slot.
+pub const CONCURRENT_SEARCHES: usize = 4;
+
+/// What the server needs to answer requests.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// A directory of Oware score files, for exact Oware values.
+    pub database: Option<PathBuf>,
+}
+
+/// State shared by the handlers.
+#[derive(Debug, Clone)]
+struct AppState {
+    config: Arc<ServerConfig>,
+    searches: Arc<Semaphore>,
+}
+
+/// The application: the page's files and the JSON API.
+pub fn router(config: ServerConfig) -> Router {
+    let state =
+        AppState { config: Arc::new(config), searches: Arc::new(Semaphore::new(CONCURRENT_SEARCHES)) };
+    Router::new()
+        .route("/", get(|| asset("text/html; charset=utf-8", include_str!("../assets/index.html"))))
+        .route("/app.js", get(|| asset("text/javascript; charset=utf-8", include_str!("../assets/app.js"))))
+        .route("/style.css", get(|| asset("text/css; charset=utf-8", include_str!("../assets/style.css"))))
+        .route("/api/games", get(api::games))
+        .route("/api/tree", get(api::tree))
+        .route("/api/tree/random", get(api::random_tree))
+        .route("/api/graph", post(api::graph))
+        .route("/api/{game}/analyze", get(api::analyze))
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+async fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
+}
+
+/// Serves the application on `addr` until Ctrl-C; `on_listen` is told the address bound (useful
+/// with port 0).
+pub fn serve(
+    addr: SocketAddr,
+    config: ServerConfig,
+    on_listen: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        on_listen(listener.local_addr()?);
+        axum::serve(listener, router(config))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+    })
+}

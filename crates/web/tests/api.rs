@@ -1,0 +1,183 @@
+//! The JSON API over real HTTP: every endpoint, bad requests, bounded work, concurrent requests.
+
+mod common;
+
+use common::{encode, get, json, request, start_server};
+use gamegraph_games::oware::database::build;
+use gamegraph_games::oware::layer::Silent;
+use gamegraph_games::oware::Rules;
+
+const SEED_TREE: &str = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
+
+#[test]
+fn games_lists_every_game_with_its_start() {
+    let addr = start_server(None);
+    let games = get(addr, "/api/games");
+    let names: Vec<&str> =
+        games["games"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    for name in ["tictactoe", "nim", "connect4", "oware"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    let ttt = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "tictactoe").unwrap();
+    assert_eq!((ttt["start"].as_str(), ttt["solver"].as_str()), (Some("........."), Some("retrograde")));
+    let (status, page) = request(addr, "GET", "/", b"");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(page).unwrap().contains("<script src=\"/app.js\">"));
+}
+
+#[test]
+fn tictactoe_analysis_gives_exact_values_and_distances() {
+    let addr = start_server(None);
+    let start = get(addr, "/api/tictactoe/analyze");
+    assert_eq!((start["value"].as_i64(), start["exact"].as_bool()), (Some(0), Some(true)));
+    assert_eq!(start["moves"].as_array().unwrap().len(), 9);
+    assert!(start["moves"].as_array().unwrap().iter().all(|m| m["outcome"] == "draw"));
+    // X to move with two in a row: cell 3 wins at once.
+    let a = get(addr, &format!("/api/tictactoe/analyze?position={}", encode("XX.OO....")));
+    let three = a["moves"].as_array().unwrap().iter().find(|m| m["move"] == "3").unwrap();
+    assert_eq!((three["outcome"].as_str(), three["remoteness"].as_u64()), (Some("win"), Some(1)));
+    assert_eq!(three["position"], "XXXOO....");
+    assert!(a["best"].as_array().unwrap().contains(&"3".into()));
+    assert_eq!(a["board"]["cells"].as_array().unwrap().len(), 9);
+    let over = get(addr, "/api/tictactoe/analyze?position=XXXOO....");
+    assert_eq!((over["over"].as_bool(), over["outcome"].as_str()), (Some(true), Some("lose")));
+}
+
+#[test]
+fn connect4_nim_and_oware_analyses() {
+    let addr = start_server(None);
+    // A position of README (score 3 for the player to move), solved exactly in the time given.
+    let c4 = get(addr, "/api/connect4/analyze?position=37313333717124171162542&time=5");
+    assert_eq!((c4["value"].as_i64(), c4["exact"].as_bool()), (Some(3), Some(true)));
+    let four = c4["moves"].as_array().unwrap().iter().find(|m| m["move"] == "4").unwrap();
+    assert_eq!(four["value"], 3);
+    assert_eq!(c4["moves"].as_array().unwrap().len(), 5, "full columns 1 and 3 are not moves");
+    // The empty board is not solved in 0.4 s: the answer comes anyway and says so.
+    let empty = get(addr, "/api/connect4/analyze?position=&time=0.4");
+    assert_eq!(empty["exact"], false);
+    assert_eq!(empty["time_limit_seconds"], 0.4);
+    let small = get(addr, "/api/connect4/analyze?width=4&height=4&position=");
+    assert_eq!(small["board"]["cols"], 4);
+
+    let nim = get(addr, "/api/nim/analyze?position=1,2");
+    assert_eq!(nim["outcome"], "win");
+    assert_eq!(nim["best"], serde_json::json!(["2:1"]));
+
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), Rules::Vu, 6, &Silent).unwrap();
+    let addr = start_server(Some(dir.path().to_path_buf()));
+    let ow = get(addr, "/api/oware/analyze?position=0,0,0,0,0,3,0,2,1,0,0,1");
+    assert_eq!((ow["value"].as_i64(), ow["exact"].as_bool()), (Some(5), Some(true)));
+    assert_eq!(ow["board"]["rows"], 2);
+    let deep = get(addr, "/api/oware/analyze?depth=2");
+    assert_eq!((deep["exact"].as_bool(), deep["depth"].as_u64()), (Some(false), Some(2)));
+}
+
+#[test]
+fn tree_search_with_trace_and_shape() {
+    let addr = start_server(None);
+    let r = get(addr, &format!("/api/tree?tree={}&algo=alphabeta&order=natural", encode(SEED_TREE)));
+    assert_eq!(
+        (r["value"].as_i64(), r["leaves"].as_u64(), r["best"].as_str()),
+        (Some(4), Some(6), Some("B"))
+    );
+    assert_eq!(r["pruned"], serde_json::json!(["C/1", "C/2", "D/2"]));
+    let shape = r["shape"].as_array().unwrap();
+    assert_eq!(shape.len(), 13);
+    let greyed: Vec<&str> = shape
+        .iter()
+        .filter(|n| n["pruned"] == true && n["leaf"].is_i64())
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(greyed, vec!["C/1", "C/2", "D/2"]);
+    let trace = r["trace"].as_array().unwrap();
+    assert_eq!(trace.iter().filter(|s| s["step"] == "prune").count(), 3);
+    assert!(trace.iter().all(|s| s["id"].is_u64()));
+    let minimax = get(addr, &format!("/api/tree?tree={}&algo=minimax", encode(SEED_TREE)));
+    assert_eq!(minimax["leaves"], 9);
+    let worst = get(addr, &format!("/api/tree?tree={}&order=worst", encode(SEED_TREE)));
+    assert_eq!(worst["value"], 4);
+    let random = get(addr, "/api/tree/random?branching=2&depth=3&low=0&high=5&seed=9");
+    let again = get(addr, "/api/tree/random?branching=2&depth=3&low=0&high=5&seed=9");
+    assert_eq!(random["tree"], again["tree"]);
+    let searched = get(addr, &format!("/api/tree?tree={}", encode(random["tree"].as_str().unwrap())));
+    assert_eq!(searched["total_leaves"], 8);
+}
+
+#[test]
+fn graph_solved_in_each_model() {
+    let addr = start_server(None);
+    let text = "a -> b c\nb -> d e\nc -> e f\nd = 5\ne = 2\nf = 7\n";
+    let (status, stakes) = json(addr, "POST", "/api/graph?model=stakes", text);
+    assert_eq!(status, 200);
+    assert_eq!(stakes["positions"]["a"]["outcome"], "lose");
+    assert_eq!(stakes["positions"]["a"]["value"], 5);
+    assert_eq!(stakes["edges"].as_array().unwrap().len(), 6);
+    let (_, minimax) = json(addr, "POST", "/api/graph?model=minimax", text);
+    assert_eq!(minimax["positions"]["a"]["value"], -5);
+    let (_, cycle) = json(addr, "POST", "/api/graph?model=outcome", "A -> B\nB -> A C\nC = 1\n");
+    assert_eq!(cycle["positions"]["B"]["outcome"], "win");
+    assert_eq!(cycle["positions"]["A"]["outcome"], "lose");
+}
+
+/// Each bad request gets its status and a JSON message that names what is wrong.
+#[test]
+fn bad_requests_get_clear_errors() {
+    let addr = start_server(None);
+    let cases: Vec<(&str, &str, String, &str, u16, &str)> = vec![
+        ("GET", "/api/chess/analyze", String::new(), "", 404, "unknown game 'chess'"),
+        ("GET", "/api/nothing", String::new(), "", 404, "no such page"),
+        ("GET", "/api/tictactoe/analyze?position=XX", String::new(), "", 400, "column 3"),
+        ("GET", "/api/connect4/analyze?position=4445", String::new(), "", 200, ""),
+        ("GET", "/api/connect4/analyze?position=44444444", String::new(), "", 400, "full"),
+        ("GET", "/api/connect4/analyze?width=100", String::new(), "", 400, "64"),
+        ("GET", "/api/tictactoe/analyze?rules=vu", String::new(), "", 400, "--rules"),
+        ("GET", "/api/oware/analyze?rules=fifa", String::new(), "", 400, "fifa"),
+        ("GET", "/api/tictactoe/analyze?time=100", String::new(), "", 400, "time"),
+        ("GET", "/api/tictactoe/analyze?depth=0", String::new(), "", 400, "depth"),
+        ("GET", "/api/tictactoe/analyze?time=abc", String::new(), "", 400, "time"),
+        ("GET", "/api/nim/analyze?position=30,30,30,30,30", String::new(), "", 400, "positions"),
+        ("GET", "/api/tree?tree=A(B(1%202)", String::new(), "", 400, "line 1, column"),
+        ("GET", "/api/tree?tree=(1%202)&algo=magic", String::new(), "", 400, "magic"),
+        ("GET", "/api/tree?tree=(1%202)&order=random", String::new(), "", 400, "random"),
+        ("GET", "/api/tree", String::new(), "", 400, "tree"),
+        ("GET", "/api/tree/random?branching=10&depth=8", String::new(), "", 400, "leaves"),
+        ("GET", "/api/tree/random?low=5&high=1", String::new(), "", 400, "low <= high"),
+        ("POST", "/api/graph?model=stakes", "a -> b\nb = x\n".into(), "", 400, "line 2"),
+        ("POST", "/api/graph?model=fancy", "a = 1\n".into(), "", 400, "fancy"),
+    ];
+    for (method, path, body, _, status, needle) in cases {
+        let (got, value) = json(addr, method, path, &body);
+        assert_eq!(got, status, "{method} {path}: {value}");
+        if status != 200 {
+            let message =
+                value["error"].as_str().unwrap_or_else(|| panic!("{path}: no error message: {value}"));
+            assert!(message.contains(needle), "{path}: '{message}' should mention '{needle}'");
+        }
+    }
+    let (status, body) = request(addr, "POST", "/api/graph", &vec![b'#'; 2 << 20]);
+    assert_eq!(status, 413, "a body over the limit is refused");
+    let message: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(message["error"].as_str().unwrap().contains("length limit"), "{message}");
+}
+
+#[test]
+fn many_requests_at_once_are_all_served() {
+    let addr = start_server(None);
+    let workers: Vec<_> = (0..12)
+        .map(|i| {
+            std::thread::spawn(move || match i % 3 {
+                0 => {
+                    get(addr, "/api/connect4/analyze?position=4&time=0.5")["moves"].as_array().unwrap().len()
+                }
+                1 => get(addr, &format!("/api/tree?tree={}", encode(SEED_TREE)))["leaves"].as_u64().unwrap()
+                    as usize,
+                _ => get(addr, "/api/tictactoe/analyze")["moves"].as_array().unwrap().len(),
+            })
+        })
+        .collect();
+    let answers: Vec<usize> = workers.into_iter().map(|w| w.join().unwrap()).collect();
+    for (i, a) in answers.iter().enumerate() {
+        assert_eq!(*a, [7, 6, 9][i % 3], "request {i}");
+    }
+}

@@ -1,0 +1,232 @@
+//! The page end to end in a real headless Chromium, driven through ChromeDriver's WebDriver API:
+//! play a tic-tac-toe move and read the values shown, run alpha-beta on the seed's tree and find
+//! the pruned leaves greyed, paste a graph and read its outcomes.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (installed by `.ci/run` and by the test command
+//! of the README). With `GAMEGRAPH_SCREENSHOTS=DIR` it also saves a screenshot of each view there.
+
+mod common;
+
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use common::{json, start_server};
+use serde_json::{json, Value};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A ChromeDriver process and one browser session, both ended on drop.
+struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        assert!(
+            std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
+            "the browser tests need Debian's chromium and chromium-driver: apt-get install chromium chromium-driver"
+        );
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(addr).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start listening");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = tempfile::tempdir().unwrap();
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-quic", "--window-size=1280,1000",
+                    format!("--user-data-dir={}", profile.path().display()),
+                ]
+            }
+        }}});
+        let (status, created) = json(addr, "POST", "/session", &capabilities.to_string());
+        assert_eq!(status, 200, "new session: {created}");
+        let session = created["value"]["sessionId"].as_str().expect("a session id").to_string();
+        Browser { driver, addr, session, _profile: profile }
+    }
+
+    fn command(&self, method: &str, path: &str, body: Value) -> Value {
+        let url = format!("/session/{}{path}", self.session);
+        let text = if body.is_null() { String::new() } else { body.to_string() };
+        let (status, answer) = json(self.addr, method, &url, &text);
+        assert_eq!(status, 200, "{method} {path}: {answer}");
+        answer["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.command("POST", "/url", json!({ "url": url }));
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.command("POST", "/execute/sync", json!({ "script": script, "args": [] }))
+    }
+
+    /// Waits until `script` returns something other than null or false, and returns it.
+    fn wait_for(&self, what: &str, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let value = self.script(script);
+            if !value.is_null() && value != json!(false) {
+                return value;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Clicks the element matched by `css` as a user would, finding it again if the page redrew it
+    /// in between.
+    fn click(&self, css: &str) {
+        for _ in 0..20 {
+            let element = self.command("POST", "/element", json!({"using": "css selector", "value": css}));
+            let id = element
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+                .expect("an element");
+            let url = format!("/session/{}/element/{id}/click", self.session);
+            let (status, answer) = json(self.addr, "POST", &url, "{}");
+            if status == 200 {
+                return;
+            }
+            assert_eq!(answer["value"]["error"], "stale element reference", "click {css}: {answer}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{css} kept being redrawn");
+    }
+
+    fn screenshot(&self, name: &str) {
+        let Ok(dir) = std::env::var("GAMEGRAPH_SCREENSHOTS") else { return };
+        let png = self.command("GET", "/screenshot", Value::Null);
+        let bytes = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), bytes).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = json(self.addr, "DELETE", &format!("/session/{}", self.session), "");
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Sets a `<select>` or `<input>` by id and tells the page it changed.
+fn set(browser: &Browser, id: &str, value: &str) {
+    browser.script(&format!(
+        "const e = document.getElementById({id:?}); e.value = {value:?}; e.dispatchEvent(new Event('change'));"
+    ));
+}
+
+/// True once the play view has shown the analysis it asked for.
+const SETTLED: &str = "return !document.getElementById('play-status').textContent.includes('thinking');";
+
+#[test]
+fn the_page_plays_traces_and_solves() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    let base = format!("http://{server}/");
+
+    // Play: X takes the centre; O's corners draw and O's edges lose.
+    browser.open(&format!("{base}#play"));
+    browser.wait_for("the start position", "return document.querySelectorAll('#moves button').length === 9;");
+    set(&browser, "mode", "human-human");
+    browser.wait_for("the redraw", SETTLED);
+    browser.click(".cell[data-move='5']");
+    browser.wait_for(
+        "O's moves after X in the centre",
+        "return document.getElementById('position').value === '....X....' \
+         && document.querySelectorAll('#moves button').length === 8 \
+         && !document.getElementById('play-status').textContent.includes('thinking');",
+    );
+    let shown = browser.script(
+        "return Array.from(document.querySelectorAll('#moves button')).map(b => [b.dataset.move, b.querySelector('.value').textContent, b.className]);",
+    );
+    for entry in shown.as_array().unwrap() {
+        let (mv, value, class) =
+            (entry[0].as_str().unwrap(), entry[1].as_str().unwrap(), entry[2].as_str().unwrap());
+        if ["1", "3", "7", "9"].contains(&mv) {
+            assert_eq!(value, "draw 0", "corner {mv}");
+            assert!(class.contains("draw"));
+        } else {
+            assert!(value.starts_with("lose -1 in "), "edge {mv}: {value}");
+            assert!(class.contains("lose"));
+        }
+    }
+    let cell_classes = browser.script("return document.querySelector(\".cell[data-move='2']\").className;");
+    assert!(
+        cell_classes.as_str().unwrap().contains("lose"),
+        "the board colours the cell too: {cell_classes}"
+    );
+    browser.click("#undo");
+    browser.wait_for("undo", "return document.getElementById('position').value === '.........';");
+    browser.click("#redo");
+    browser.wait_for("redo", "return document.getElementById('position').value === '....X....';");
+    browser.screenshot("play");
+
+    // Trees: alpha-beta on the seed's tree greys exactly C/1, C/2 and D/2.
+    browser.click(".tab[data-view='trees']");
+    set(&browser, "tree-text", "A(B(4 9 6) C(3 7 5) D(8 2 10))");
+    set(&browser, "algo", "alphabeta");
+    browser.click("#tree-run");
+    browser.wait_for(
+        "the search",
+        "return document.getElementById('tree-status').textContent.includes('leaves evaluated 6 of 9');",
+    );
+    let greyed = browser.script(
+        "return Array.from(document.querySelectorAll('#tree-svg g.node.leaf.pruned')).map(g => g.dataset.name).sort();",
+    );
+    assert_eq!(greyed, json!(["C/1", "C/2", "D/2"]));
+    // Step by step: the first step enters the root with the full window.
+    browser.click("#tree-reset");
+    browser.click("#tree-step");
+    let status = browser.wait_for("the first step", "return document.getElementById('tree-status').textContent.startsWith('step 1') && document.getElementById('tree-status').textContent;");
+    assert!(status.as_str().unwrap().contains("enter root with α=-∞, β=+∞"), "{status}");
+    browser.click("#tree-run");
+    browser.wait_for(
+        "the whole search again",
+        "return document.getElementById('tree-status').textContent.includes('6 of 9');",
+    );
+    browser.screenshot("trees");
+
+    // Graphs: the cycle of REFERENCE.md 1b; A wins, B loses (it must move back to A), F is final.
+    browser.click(".tab[data-view='graphs']");
+    set(&browser, "graph-text", "A -> B F\nB -> A\nF = 1\n");
+    set(&browser, "model", "stakes");
+    browser.wait_for(
+        "the solved graph",
+        "return document.querySelectorAll('#graph-table tr[data-name]').length === 3;",
+    );
+    let outcomes = browser.script(
+        "return Object.fromEntries(Array.from(document.querySelectorAll('#graph-table tr[data-name]')).map(r => [r.dataset.name, r.cells[1].textContent + ' ' + r.cells[2].textContent]));",
+    );
+    assert_eq!(outcomes, json!({"A": "win 1", "B": "lose 1", "F": "lose 1"}));
+    let drawn = browser.script("return document.querySelectorAll('#graph-svg g.node').length;");
+    assert_eq!(drawn, 3);
+    set(&browser, "graph-text", include_str!("../../../examples/acyclic.txt"));
+    browser.click("#graph-solve");
+    browser.wait_for(
+        "the second graph",
+        "return document.querySelectorAll('#graph-table tr[data-name]').length === 6;",
+    );
+    browser.screenshot("graphs");
+}
