@@ -265,7 +265,7 @@ struct SolveArgs {
     /// Database games, beyond the database: search this many plies (default: --time).
     #[arg(long)]
     depth: Option<u32>,
-    /// Database games, beyond the database: seconds of search for the position and for each move.
+    /// Database games, beyond the database: seconds of search in all, shared by the moves.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     time: f64,
     #[command(flatten)]

@@ -9,7 +9,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use gamegraph::engine::{Engine, Limits, Report, UNLIMITED};
 use gamegraph::{Notation, Outcome};
-use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
+use gamegraph_games::analysis::{analyze, Budget, Value};
+use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
 use crate::game_commands::{describe, position_or_start, read_move, with_game};
@@ -145,66 +146,28 @@ fn solve_one<G: BuiltinGame>(
     Ok(())
 }
 
-/// A value for the player to move or making a move: exact, or from a limited search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Valued {
-    value: i32,
-    /// The plies searched when the value is not exact.
-    depth: Option<u32>,
-}
-
-impl Valued {
-    fn exact(value: i32) -> Self {
-        Self { value, depth: None }
-    }
-
-    fn shown(self) -> String {
-        match self.depth {
-            None => self.value.to_string(),
-            Some(_) => format!("~{}", self.value),
-        }
+/// How a value shows in text: `~` before a value that is not exact, `?` for none.
+fn shown(v: &Value) -> String {
+    match (v.value, v.exact) {
+        (None, _) => "?".into(),
+        (Some(x), true) => x.to_string(),
+        (Some(x), false) => format!("~{x}"),
     }
 }
 
-/// The value of `pos` for its player to move: exact at the end of the game or where the game
-/// knows it at once (a database covers it), else from a search within `limits`.
-fn database_value<G: BuiltinGame>(
-    game: &G,
-    engine: &Engine<'_, G>,
-    pos: &G::Position,
-    limits: Limits,
-) -> Valued {
-    let mut moves = Vec::new();
-    game.moves(pos, &mut moves);
-    if moves.is_empty() {
-        return Valued::exact(game.final_score(pos));
+/// The search budget of `solve` and `play` for games solved by search or databases.
+fn budget(engine: &crate::EngineArgs, time: f64, depth: Option<u32>) -> Result<Budget> {
+    if !(time > 0.0 && time.is_finite()) {
+        bail!("--time must be a positive number of seconds");
     }
-    if let Some(score) = game.immediate_score(pos) {
-        return Valued::exact(score);
-    }
-    let r = engine.search(pos, limits);
-    match r.depth {
-        UNLIMITED if r.complete => Valued::exact(r.value),
-        depth => Valued { value: r.value, depth: Some(depth) },
-    }
-}
-
-/// The value of every legal move of `pos` for the player making it, by [`database_value`].
-fn database_move_values<G: BuiltinGame>(
-    game: &G,
-    engine: &Engine<'_, G>,
-    pos: &G::Position,
-    limits: Limits,
-) -> Vec<(G::Move, Valued)> {
-    let mut moves = Vec::new();
-    game.moves(pos, &mut moves);
-    moves
-        .into_iter()
-        .map(|mv| {
-            let child = database_value(game, engine, &game.play(pos, mv), limits);
-            (mv, Valued { value: -child.value, ..child })
-        })
-        .collect()
+    let settings = engine.settings();
+    Ok(Budget {
+        time: Duration::from_secs_f64(time),
+        depth,
+        hash_mib: settings.tt_mib,
+        threads: settings.threads,
+        ..Budget::default()
+    })
 }
 
 /// `solve` for games with endgame databases: the position's value and every move's, exact where
@@ -213,55 +176,21 @@ pub fn solve_with_database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result
     if args.weak || args.analyze {
         bail!("{} always shows every move's value; --weak and --analyze are for Connect 4", game.name());
     }
-    if !(args.time > 0.0 && args.time.is_finite()) {
-        bail!("--time must be a positive number of seconds");
-    }
-    let engine = args.engine.engine(game)?;
+    let budget = budget(&args.engine, args.time, args.depth)?;
     let pos = position_or_start(game, args.position.as_deref())?;
-    let limits = match args.depth {
-        Some(depth) => Limits { depth: Some(depth), ..Limits::default() },
-        None => Limits { time: Some(Duration::from_secs_f64(args.time)), ..Limits::default() },
-    };
     let started = std::time::Instant::now();
-    let moves = database_move_values(game, &engine, &pos, limits);
-    let value = match moves.iter().map(|m| m.1).max_by_key(|v| v.value) {
-        Some(best) if moves.iter().all(|m| m.1.depth.is_none()) => best,
-        _ => database_value(game, &engine, &pos, limits),
-    };
-    let best: Vec<String> =
-        moves.iter().filter(|m| m.1.value == value.value).map(|m| game.format_move(&pos, m.0)).collect();
-    let text = game.format_position(&pos);
+    let a = analyze(game, &pos, &budget)?;
     if args.output.json {
-        let listed: Vec<_> = moves
-            .iter()
-            .map(|&(mv, v)| {
-                json!({
-                    "move": game.format_move(&pos, mv),
-                    "position": game.format_position(&game.play(&pos, mv)),
-                    "value": v.value,
-                    "exact": v.depth.is_none(),
-                    "depth": v.depth,
-                })
-            })
-            .collect();
-        return print_json(&json!({
-            "game": game.name(),
-            "position": text,
-            "value": value.value,
-            "outcome": outcome(value.value).name(),
-            "exact": value.depth.is_none(),
-            "depth": value.depth,
-            "moves": listed,
-            "best": best,
-            "seconds": started.elapsed().as_secs_f64(),
-        }));
+        let mut out = serde_json::to_value(&a)?;
+        out["seconds"] = json!(started.elapsed().as_secs_f64());
+        return print_json(&out);
     }
-    let mut line = format!("{text} {}", value.shown());
-    for (mv, v) in &moves {
-        line.push_str(&format!(" {}:{}", game.format_move(&pos, *mv), v.shown()));
+    let mut line = format!("{} {}", a.position, shown(&a.value));
+    for m in &a.moves {
+        line.push_str(&format!(" {}:{}", m.notation, shown(&m.value)));
     }
     println!("{line}");
-    if let Some(depth) = moves.iter().map(|m| m.1).chain([value]).find_map(|v| v.depth) {
+    if let Some(depth) = a.moves.iter().map(|m| &m.value).chain([&a.value]).find_map(|v| v.depth) {
         println!("(~: searched {depth} plies, beyond the database: not exact)");
     }
     if args.stats {
@@ -344,9 +273,7 @@ fn variation<G: Notation>(game: &G, pos: &G::Position, moves: &[G::Move]) -> Vec
 
 /// `play` for games solved by search: every move's value is solved within the time budget.
 pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
-    if !(args.time > 0.0 && args.time.is_finite()) {
-        bail!("--time must be a positive number of seconds");
-    }
+    let budget = budget(&args.engine, args.time, None)?;
     let engine = args.engine.engine(game)?;
     let mut pos = position_or_start(game, args.position.as_deref())?;
     let stdin = std::io::stdin();
@@ -360,33 +287,22 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             game.moves(&pos, &mut moves);
         }
         let human = args.you.moves_at(ply);
-        let budget = Duration::from_secs_f64(args.time / moves.len().max(1) as f64);
-        let limits = Limits { time: Some(budget), ..Limits::default() };
-        engine.clear();
-        let values: Vec<(G::Move, Option<Valued>)> = if G::SOLVER == Solver::Database {
-            database_move_values(game, &engine, &pos, limits)
-                .into_iter()
-                .map(|(mv, v)| (mv, Some(v)))
-                .collect()
+        let values: Vec<(G::Move, Option<Value>)> = if repeated {
+            Vec::new()
         } else {
-            moves
-                .iter()
-                .map(|&mv| {
-                    engine.clear();
-                    (mv, move_value(game, &engine, &pos, mv, false, limits).0.map(Valued::exact))
-                })
-                .collect()
+            let a = analyze(game, &pos, &budget)?;
+            moves.iter().copied().zip(a.moves.into_iter().map(|m| Some(m.value))).collect()
         };
-        let value = values.iter().filter_map(|v| v.1.map(|v| v.value)).max();
+        let value = values.iter().filter_map(|v| v.1.and_then(|v| v.value)).max();
         if args.json {
             let listed: Vec<_> = values
                 .iter()
                 .map(|&(mv, v)| {
                     json!({
                         "move": game.format_move(&pos, mv),
-                        "value": v.map(|v| v.value),
-                        "exact": v.map(|v| v.depth.is_none()),
-                        "outcome": v.map(|v| outcome(v.value).name()),
+                        "value": v.and_then(|v| v.value),
+                        "exact": v.map(|v| v.exact),
+                        "outcome": v.and_then(|v| v.outcome),
                     })
                 })
                 .collect();
@@ -407,10 +323,13 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
         } else {
             println!("\n{}", game.render(&pos));
             for &(mv, v) in &values {
-                let shown = v.map_or("not solved in time".to_string(), |v| match v.depth {
-                    None => describe(outcome(v.value), Some(v.value), None),
-                    Some(d) => format!("{} (searched {d} plies)", v.shown()),
-                });
+                let shown = match v {
+                    Some(Value { value: Some(x), exact: true, remoteness, .. }) => {
+                        describe(outcome(x), Some(x), remoteness)
+                    }
+                    Some(v @ Value { depth: Some(d), .. }) => format!("{} (searched {d} plies)", shown(&v)),
+                    _ => "not solved in time".to_string(),
+                };
                 println!("  {:>6}  {shown}", game.format_move(&pos, mv));
             }
         }
@@ -436,7 +355,7 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             }
         } else {
             let chosen = match value {
-                Some(v) => values.iter().find(|x| x.1.map(|x| x.value) == Some(v)).map(|x| x.0),
+                Some(v) => values.iter().find(|x| x.1.and_then(|x| x.value) == Some(v)).map(|x| x.0),
                 None => None,
             };
             let mv = chosen.unwrap_or_else(|| {

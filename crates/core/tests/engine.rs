@@ -148,27 +148,3 @@ proptest! {
         }
     }
 }
-
-/// Found by the property test above: a cycle through the root (0 -> 1 -> 3 -> 0) next to a
-/// winning line; the best move reported must achieve the value.
-#[test]
-fn best_move_beside_a_cycle_through_the_root() {
-    let succ = vec![vec![1, 4], vec![5, 3], vec![4], vec![2, 0], vec![5], vec![]];
-    let g = graph(&succ, &[0, 0, 0, 0, 0, -2]);
-    let exact = solve_graph(&g, Model::Minimax);
-    for settings in all_settings() {
-        for u in 0..g.nodes() as u32 {
-            let game = GraphGame::new(&g, u);
-            let engine = Engine::new(&game, settings.clone());
-            let r = engine.solve(&u, Limits::default());
-            assert_eq!(Some(r.value), exact.value(u), "node {u} with {settings:?}");
-            if let Some(best) = r.best {
-                assert_eq!(
-                    exact.value(best).map(|v| -v),
-                    exact.value(u),
-                    "best move {best} of node {u} with {settings:?}"
-                );
-            }
-        }
-    }
-}
