@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::io::print_json;
-use crate::{BenchConnect4Args, BenchGraphArgs, BenchOrderingArgs};
+use crate::{BenchConnect4Args, BenchGraphArgs, BenchOrderingArgs, BenchOthelloArgs};
 
 /// Runs `work` under a spinner (shown only on a terminal) and times it.
 fn phase<T>(message: &str, work: impl FnOnce() -> T) -> (T, Duration) {
@@ -258,6 +258,109 @@ pub fn ordering(args: &BenchOrderingArgs) -> Result<()> {
             mean(i) / full as f64,
             mean(i) / minimal as f64
         );
+    }
+    Ok(())
+}
+
+/// One position of an `.obf` file: the board and side, and the listed move scores, best first.
+struct ObfPosition {
+    line: usize,
+    position: String,
+    best_score: i32,
+    best_moves: Vec<String>,
+}
+
+fn read_obf(path: &std::path::Path) -> Result<Vec<ObfPosition>> {
+    let text = crate::io::read_text(path)?;
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: &str| anyhow::anyhow!("{} line {}: {what}", path.display(), i + 1);
+        let mut fields = line.split(';').map(str::trim).filter(|f| !f.is_empty());
+        let position = fields.next().ok_or_else(|| bad("no board"))?.to_string();
+        let mut scored = Vec::new();
+        for entry in fields {
+            let (mv, score) =
+                entry.split_once(':').ok_or_else(|| bad(&format!("'{entry}' is not MOVE:SCORE")))?;
+            let score: i32 = score.trim().parse().map_err(|_| bad(&format!("'{score}' is not a score")))?;
+            scored.push((mv.trim().to_ascii_uppercase(), score));
+        }
+        let best_score =
+            scored.iter().map(|s| s.1).max().ok_or_else(|| bad("no MOVE:SCORE after the board"))?;
+        let best_moves = scored.iter().filter(|s| s.1 == best_score).map(|s| s.0.clone()).collect();
+        positions.push(ObfPosition { line: i + 1, position, best_score, best_moves });
+    }
+    Ok(positions)
+}
+
+/// `bench othello`: exact endgame solving of `.obf` files, checking scores and best moves.
+pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
+    let game = gamegraph_games::Othello;
+    let settings = args.engine.settings();
+    let engine = args.engine.engine(&game)?;
+    let (mut total_time, mut total_nodes, mut failures, mut rows) =
+        (Duration::ZERO, 0u64, 0usize, Vec::new());
+    for path in &args.files {
+        for p in read_obf(path)? {
+            let pos = game
+                .parse_position(&p.position)
+                .with_context(|| format!("{} line {}: bad position", path.display(), p.line))?;
+            engine.clear();
+            let r = engine.solve(&pos, Limits::default());
+            let best = r.best.map(|m| game.format_move(&pos, m)).unwrap_or_default();
+            let ok = r.value == p.best_score && p.best_moves.contains(&best);
+            failures += usize::from(!ok);
+            total_time += r.elapsed;
+            total_nodes += r.stats.nodes;
+            let name = format!(
+                "{}:{}",
+                path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()),
+                p.line
+            );
+            if !args.output.json {
+                println!(
+                    "{name:<24} {:>2} empties  {:>+4} {:<3} {}  {:>10}  {:>14} nodes  {:>6.2} Mn/s",
+                    pos.empties(),
+                    r.value,
+                    best,
+                    if ok { "ok   " } else { "WRONG" },
+                    human_time(r.elapsed.as_secs_f64()),
+                    r.stats.nodes,
+                    r.nodes_per_second() / 1e6
+                );
+                if !ok {
+                    println!("    expected {:+} by {}", p.best_score, p.best_moves.join(" or "));
+                }
+            }
+            rows.push(json!({
+                "position": name, "empties": pos.empties(), "score": r.value, "best": best,
+                "expected": p.best_score, "expected_best": p.best_moves, "correct": ok,
+                "seconds": r.elapsed.as_secs_f64(), "nodes": r.stats.nodes,
+            }));
+        }
+    }
+    let n = rows.len().max(1) as f64;
+    if args.output.json {
+        return print_json(&json!({
+            "threads": settings.threads, "hash_mib": settings.tt_mib, "positions": rows,
+            "seconds": total_time.as_secs_f64(), "nodes": total_nodes, "failures": failures,
+        }));
+    }
+    println!(
+        "{} positions, {} wrong, threads {}, table {} MiB: {} in all, {} per position, {:.1} M nodes in all ({:.2} M nodes/s)",
+        rows.len(),
+        failures,
+        settings.threads,
+        settings.tt_mib,
+        human_time(total_time.as_secs_f64()),
+        human_time(total_time.as_secs_f64() / n),
+        total_nodes as f64 / 1e6,
+        total_nodes as f64 / total_time.as_secs_f64().max(1e-9) / 1e6
+    );
+    if failures > 0 {
+        bail!("{failures} positions solved wrong");
     }
     Ok(())
 }

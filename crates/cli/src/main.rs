@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
-/// and built-in games (tic-tac-toe, Nim, Connect 4, Awari / Oware with endgame databases).
+/// and built-in games (tic-tac-toe, Nim, Connect 4, Othello, Awari / Oware with endgame databases).
 #[derive(Parser, Debug)]
 #[command(name = "gamegraph", version, max_term_width = 100)]
 struct Cli {
@@ -45,6 +45,8 @@ enum Command {
     Play(PlayArgs),
     /// Depth-limited alpha-beta search of a position (iterative deepening, table, all cores).
     Search(SearchArgs),
+    /// Count the leaves of the game tree to a depth (perft): the check of a move generator.
+    Perft(PerftArgs),
     /// Measure the engines.
     Bench(BenchArgs),
     /// List the built-in games with their position and move notations.
@@ -252,6 +254,7 @@ struct SolveArgs {
     #[command(flatten)]
     game: GameArgs,
     /// The position in the game's notation (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     /// Search games: print the exact score of every move (a full column is marked 'full').
     #[arg(long)]
@@ -322,6 +325,7 @@ struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
     /// The position to play from (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     /// Which moves you make; the engine makes the others.
     #[arg(long, value_enum, default_value_t = Seat::First)]
@@ -368,6 +372,7 @@ struct SearchArgs {
     #[command(flatten)]
     game: GameArgs,
     /// The position (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     /// Deepest iteration in plies (default: until the end of the game or another limit).
     #[arg(long)]
@@ -382,6 +387,17 @@ struct SearchArgs {
     engine: EngineArgs,
     #[command(flatten)]
     output: JsonFlag,
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// The game: see 'gamegraph games'.
+    game: String,
+    /// Plies (a pass counts as one; a finished game is one leaf at every deeper depth).
+    depth: u32,
+    /// The position (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
+    position: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -401,6 +417,19 @@ enum BenchCommand {
     /// Build the Oware databases from scratch in a temporary directory: time and positions per
     /// second of each stone count, peak memory.
     Oware(BenchOwareArgs),
+    /// Solve Othello endgames of .obf files exactly, checking each score and best move.
+    Othello(BenchOthelloArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchOthelloArgs {
+    /// .obf files: one position per line, then '; MOVE:SCORE' entries, best first.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    output: JsonFlag,
 }
 
 #[derive(Args, Debug)]
@@ -492,11 +521,13 @@ fn main() -> ExitCode {
         Command::Stats(args) => oware_commands::stats(&args),
         Command::Play(args) => game_commands::play(&args),
         Command::Search(args) => search_commands::search(&args),
+        Command::Perft(args) => search_commands::perft(&args),
         Command::Bench(BenchArgs { what }) => match what {
             BenchCommand::Graph(args) => bench::graph(&args),
             BenchCommand::Connect4(args) => bench::connect4(&args),
             BenchCommand::Ordering(args) => bench::ordering(&args),
             BenchCommand::Oware(args) => oware_commands::bench(&args),
+            BenchCommand::Othello(args) => bench::othello(&args),
         },
         Command::Games(args) => game_commands::list(&args),
         Command::Serve(args) => serve(&args),

@@ -15,7 +15,7 @@ use serde_json::json;
 
 use crate::game_commands::{describe, position_or_start, read_move, with_game};
 use crate::io::{print_json, read_text};
-use crate::{PlayArgs, SearchArgs, SolveArgs};
+use crate::{PerftArgs, PlayArgs, SearchArgs, SolveArgs};
 
 /// The outcome a score means for the player to move.
 fn outcome(score: i32) -> Outcome {
@@ -53,7 +53,10 @@ pub fn solve<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     if args.position.as_deref() == Some("-") {
         let input = read_text(Path::new("-"))?;
         for (n, line) in input.lines().enumerate() {
-            let Some(text) = line.split_whitespace().next() else { continue };
+            let text = game.record_position(line);
+            if text.is_empty() {
+                continue;
+            }
             let pos = game.parse_position(text).with_context(|| {
                 format!("standard input line {}: bad {} position '{text}'", n + 1, game.name())
             })?;
@@ -90,6 +93,7 @@ fn solve_one<G: BuiltinGame>(
     }
     let mut legal = Vec::new();
     game.moves(pos, &mut legal);
+    let mut best = None;
     let score = if legal.is_empty() {
         let v = game.final_score(pos);
         if args.weak {
@@ -106,6 +110,7 @@ fn solve_one<G: BuiltinGame>(
             engine.solve(pos, Limits::default())
         };
         nodes += r.stats.nodes;
+        best = r.best.map(|m| game.format_move(pos, m));
         if args.weak {
             r.value.signum()
         } else {
@@ -121,6 +126,9 @@ fn solve_one<G: BuiltinGame>(
             "nodes": nodes,
             "seconds": seconds,
         });
+        if let Some(best) = &best {
+            out["best"] = json!(best);
+        }
         if args.analyze {
             out["moves"] = slots
                 .iter()
@@ -130,15 +138,9 @@ fn solve_one<G: BuiltinGame>(
         println!("{out}");
         return Ok(());
     }
-    let mut line = format!("{text} {score}");
-    for (label, playable, value) in &slots {
-        let shown = match (playable, value) {
-            (false, _) => "full".to_string(),
-            (true, Some(v)) => v.to_string(),
-            (true, None) => "?".to_string(),
-        };
-        line.push_str(&format!(" {label}:{shown}"));
-    }
+    let moves: Vec<(String, Option<i32>)> =
+        slots.into_iter().map(|(label, _, value)| (label, value)).collect();
+    let mut line = game.format_solution(text, score, best.as_deref(), &moves);
     if args.stats {
         line.push_str(&format!("  ({nodes} nodes, {:.3} ms)", seconds * 1e3));
     }
@@ -375,4 +377,30 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
         pos = game.play(&pos, mv);
     }
     Ok(())
+}
+
+pub fn perft(args: &PerftArgs) -> Result<()> {
+    gamegraph_games::visit(&args.game, &gamegraph_games::GameOptions::default(), PerftVisitor(args))?
+}
+
+struct PerftVisitor<'a>(&'a PerftArgs);
+
+impl GameVisitor for PerftVisitor<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
+        let args = self.0;
+        let pos = position_or_start(&game, args.position.as_deref())?;
+        let started = std::time::Instant::now();
+        let count = game.perft(&pos, args.depth);
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "perft {} of {}: {count} leaves in {seconds:.3} s ({:.1} M leaves/s)",
+            args.depth,
+            game.name(),
+            count as f64 / seconds.max(1e-9) / 1e6
+        );
+        println!("{count}");
+        Ok(())
+    }
 }

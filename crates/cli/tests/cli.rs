@@ -511,3 +511,33 @@ fn serve_starts_on_a_free_port_and_refuses_a_bad_database() {
     assert!(!bad_host.status.success());
     assert!(String::from_utf8_lossy(&bad_host.stderr).contains("invalid IP address"));
 }
+
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+#[test]
+fn othello_perft_solve_and_bench() {
+    assert_eq!(ok(&["perft", "othello", "6"]).trim(), "8200");
+    assert_eq!(ok(&["perft", "tictactoe", "2"]).trim(), "72");
+    // .obf lines on standard input: the board and side, then the best move and its exact score.
+    let out = run(&["solve", "othello", "-"], &format!("{FFO_1}; G8:+18; H1:+12;\n\n{FFO_1}\n"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().collect::<Vec<_>>(), vec![format!("{FFO_1}; G8:+18;"); 2]);
+    let analyzed = ok(&["solve", "othello", FFO_1, "--analyze"]);
+    // Every move's exact score, best first, as in the FFO file (ties in any order).
+    assert!(analyzed.starts_with(&format!("{FFO_1}; G8:+18; H1:+12; ")), "{analyzed}");
+    assert!(analyzed.trim_end().ends_with("A3:+4; B1:-4; A4:-22; G2:-24;"), "{analyzed}");
+    assert!(analyzed.contains("H7:+6") && analyzed.contains("A2:+6"), "{analyzed}");
+    let dir = tempfile::tempdir().unwrap();
+    let obf = dir.path().join("two.obf");
+    std::fs::write(&obf, format!("{FFO_1}; G8:+18; H1:+12;\n")).unwrap();
+    let bench = ok(&["bench", "othello", obf.to_str().unwrap(), "--threads", "1"]);
+    assert!(bench.contains("1 positions, 0 wrong"), "{bench}");
+    std::fs::write(&obf, format!("{FFO_1}; G8:+16;\n")).unwrap();
+    let wrong = run(&["bench", "othello", obf.to_str().unwrap()], "");
+    assert!(!wrong.status.success(), "a wrong expected score fails the bench");
+    std::fs::write(&obf, format!("{FFO_1}; G8=+18;\n")).unwrap();
+    assert!(fails(&["bench", "othello", obf.to_str().unwrap()], "").contains("line 1"));
+    assert!(fails(&["solve", "othello", "XO-"], "").contains("column 4"));
+    assert!(fails(&["perft", "chess", "3"], "").contains("unknown game"));
+}

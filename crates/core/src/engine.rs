@@ -603,6 +603,12 @@ impl<'e, G: Evaluate + PositionKey> Worker<'e, G> {
             self.generated.resize_with(ply + 1, Vec::new);
             self.killers.resize(ply + 1, [None, None]);
         }
+        // Below the root, the game may solve small subproblems itself, faster than a search.
+        if ply > 0 {
+            if let Some(score) = self.game.solve_directly(pos, to_node(alpha, ply), to_node(beta, ply)) {
+                return from_node(score, ply);
+            }
+        }
         // Start fetching this node's table bucket now: the memory latency then overlaps move
         // generation instead of stalling the probe.
         let key = self.game.key(pos);

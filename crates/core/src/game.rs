@@ -59,6 +59,31 @@ pub trait Notation: Game {
     /// Writes a move of `pos` so that [`Notation::parse_move`] reads it back.
     fn format_move(&self, pos: &Self::Position, mv: Self::Move) -> String;
 
+    /// The part of a line of a test file that is the position: the first whitespace-separated
+    /// field by default (a Connect 4 file has `moves score`); games whose positions contain
+    /// spaces say otherwise.
+    fn record_position<'a>(&self, line: &'a str) -> &'a str {
+        line.split_whitespace().next().unwrap_or("")
+    }
+
+    /// One line giving a solved position (`text`), its score, its best move if known, and the
+    /// scores of its moves if analysed (`None`: not playable): `TEXT SCORE move:score ...` by
+    /// default; games with a customary format (Othello's `.obf`) use theirs.
+    fn format_solution(
+        &self,
+        text: &str,
+        score: i32,
+        _best: Option<&str>,
+        moves: &[(String, Option<i32>)],
+    ) -> String {
+        let mut line = format!("{text} {score}");
+        for (label, value) in moves {
+            let shown = value.map_or_else(|| "full".to_string(), |v| v.to_string());
+            line.push_str(&format!(" {label}:{shown}"));
+        }
+        line
+    }
+
     /// A human-friendly picture of the position for a terminal (several lines allowed).
     fn render(&self, pos: &Self::Position) -> String {
         self.format_position(pos)
@@ -151,6 +176,13 @@ pub trait Evaluate: Game {
     /// The exact score of a non-final position when it is known without search (a win on the
     /// next move, say); `None` by default. Exact searches trust it as a leaf value.
     fn immediate_score(&self, _pos: &Self::Position) -> Option<i32> {
+        None
+    }
+
+    /// The exact fail-soft score of `pos` within the window `alpha`, `beta` when the game can find
+    /// it faster than the engine (a specialised solver for the last few moves); `None` by default.
+    /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound.
+    fn solve_directly(&self, _pos: &Self::Position, _alpha: i32, _beta: i32) -> Option<i32> {
         None
     }
 

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod board;
 pub mod connect4;
 pub mod nim;
+pub mod othello;
 pub mod oware;
 pub mod tictactoe;
 
@@ -21,6 +22,7 @@ use gamegraph::{Evaluate, Notation, PositionKey};
 pub use board::{BoardView, Cell};
 pub use connect4::Connect4;
 pub use nim::Nim;
+pub use othello::Othello;
 pub use oware::Oware;
 pub use tictactoe::TicTacToe;
 
@@ -43,6 +45,21 @@ pub trait BuiltinGame: Notation + Evaluate + PositionKey + Send + Sync + 'static
 
     /// The position as a grid of cells for graphical front ends.
     fn board(&self, pos: &Self::Position) -> BoardView;
+
+    /// Leaves of the game tree `depth` moves below `pos` (a finished game counts as one leaf at
+    /// every deeper depth): the standard check of a move generator. Games override it with a
+    /// faster count.
+    fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        self.moves(pos, &mut moves);
+        if moves.is_empty() {
+            return 1;
+        }
+        moves.iter().map(|&mv| self.perft(&self.play(pos, mv), depth - 1)).sum()
+    }
 }
 
 impl BuiltinGame for TicTacToe {
@@ -63,6 +80,16 @@ impl BuiltinGame for Connect4 {
     const SOLVER: Solver = Solver::Search;
     fn board(&self, pos: &Self::Position) -> BoardView {
         self.board_view(pos)
+    }
+}
+
+impl BuiltinGame for Othello {
+    const SOLVER: Solver = Solver::Search;
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
+    fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
+        othello::perft(pos, depth)
     }
 }
 
@@ -129,6 +156,12 @@ pub const GAMES: &[GameInfo] = &[
         moves: "the pit sown, 0 to 5",
     },
     GameInfo {
+        name: "othello",
+        summary: "Othello on 8 x 8, exact endgame solving (empties go to the winner)",
+        positions: "64 squares A1 B1 ... H8 (X black, O white, - empty), a space and the side to move, as in .obf files",
+        moves: "a square, a1 to h8 (either case), or ps to pass",
+    },
+    GameInfo {
         name: "nim",
         summary: "Nim with any number of heaps, normal play (no move = loss); starts from 3,4,5",
         positions: "heap sizes separated by commas (3,4,5)",
@@ -174,6 +207,7 @@ pub fn visit<V: GameVisitor>(name: &str, options: &GameOptions, visitor: V) -> R
         "oware" | "awari" => Ok(visitor.visit(oware_game(options)?)),
         "tictactoe" | "tic-tac-toe" => Ok(visitor.visit(TicTacToe)),
         "nim" => Ok(visitor.visit(Nim::default())),
+        "othello" | "reversi" => Ok(visitor.visit(Othello)),
         "connect4" | "connect-4" => {
             let game = Connect4::new(options.width.unwrap_or(7), options.height.unwrap_or(6))
                 .map_err(|e| GameError::BadOptions(e.to_string()))?;
