@@ -50,16 +50,22 @@ pub trait BuiltinGame: Notation + Evaluate + PositionKey + Send + Sync + 'static
     /// every deeper depth): the standard check of a move generator. Games override it with a
     /// faster count.
     fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut moves = Vec::new();
-        self.moves(pos, &mut moves);
-        if moves.is_empty() {
-            return 1;
-        }
-        moves.iter().map(|&mv| self.perft(&self.play(pos, mv), depth - 1)).sum()
+        perft(self, pos, depth)
     }
+}
+
+/// Leaves of the game tree `depth` moves below `pos`, a finished game counting as one leaf at
+/// every deeper depth, through the [`gamegraph::Game`] trait alone.
+pub fn perft<G: gamegraph::Game + ?Sized>(game: &G, pos: &G::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    game.moves(pos, &mut moves);
+    if moves.is_empty() {
+        return 1;
+    }
+    moves.iter().map(|&mv| perft(game, &game.play(pos, mv), depth - 1)).sum()
 }
 
 impl BuiltinGame for TicTacToe {

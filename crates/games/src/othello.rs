@@ -197,14 +197,8 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
             }
             any = true;
             let v = -solve_small(o & !f, p | f | (1u64 << sq), -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        return best;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return best;
             }
         }
     }
@@ -236,17 +230,21 @@ fn solve_sorted(p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
     let mut best = -65;
     for &(_, sq, f) in moves.iter() {
         let v = -solve_small(o & !f, p | f | (1u64 << sq), -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    return best;
-                }
-            }
+        if raise(v, &mut best, &mut alpha, beta) {
+            return best;
         }
     }
     best
+}
+
+/// Takes a move's value `v` into a fail-soft node's best value and window; true on a cutoff.
+#[inline]
+fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        *alpha = (*alpha).max(v);
+    }
+    v >= beta
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;

@@ -3,6 +3,7 @@
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
 use gamegraph::{Game, Notation};
+
 use gamegraph_games::othello::{Board, PASS};
 use gamegraph_games::{BuiltinGame, Othello};
 
@@ -45,24 +46,10 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
 #[test]
 fn fast_perft_equals_the_generic_count_from_several_positions() {
     let start = Board::start();
-    let generic = |pos: &Board, depth| {
-        fn count(pos: &Board, depth: u32) -> u64 {
-            if depth == 0 {
-                return 1;
-            }
-            let mut moves = Vec::new();
-            Othello.moves(pos, &mut moves);
-            if moves.is_empty() {
-                return 1;
-            }
-            moves.iter().map(|&m| count(&Othello.play(pos, m), depth - 1)).sum()
-        }
-        count(pos, depth)
-    };
     assert_eq!(Othello.perft(&start, 7), 55_092);
     for (text, _, _) in ffo("fforum-1-19.obf").into_iter().take(3) {
         let pos = Othello.parse_position(&text).unwrap();
-        assert_eq!(Othello.perft(&pos, 5), generic(&pos, 5), "{text}");
+        assert_eq!(Othello.perft(&pos, 5), gamegraph_games::perft(&Othello, &pos, 5), "{text}");
     }
 }
 
