@@ -41,7 +41,8 @@ enum Command {
     Verify(VerifyArgs),
     /// Win / draw / loss counts of an Oware database, by stone count.
     Stats(StatsArgs),
-    /// Play a built-in game in the terminal against perfect play.
+    /// Play a built-in game in the terminal against the engine: perfect play where the game is
+    /// solved (whole, by a database, or by an exact search in time), a limited search elsewhere.
     Play(PlayArgs),
     /// Depth-limited alpha-beta search of a position (iterative deepening, table, all cores).
     Search(SearchArgs),
