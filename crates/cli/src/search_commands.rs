@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use gamegraph::engine::{Engine, Limits, Report, UNLIMITED};
 use gamegraph::{Notation, Outcome};
-use gamegraph_games::analysis::{analyze, Budget, Value};
+use gamegraph_games::analysis::{analyze, analyze_with, Budget, Value};
 use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
@@ -289,22 +289,23 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             game.moves(&pos, &mut moves);
         }
         let human = args.you.moves_at(ply);
-        let values: Vec<(G::Move, Option<Value>)> = if repeated {
+        let values: Vec<(G::Move, Value)> = if repeated {
             Vec::new()
         } else {
-            let a = analyze(game, &pos, &budget)?;
-            moves.iter().copied().zip(a.moves.into_iter().map(|m| Some(m.value))).collect()
+            // One engine for the whole game: its table serves every turn.
+            let a = analyze_with(game, &pos, &budget, Some(&engine))?;
+            moves.iter().copied().zip(a.moves.into_iter().map(|m| m.value)).collect()
         };
-        let value = values.iter().filter_map(|v| v.1.and_then(|v| v.value)).max();
+        let value = values.iter().filter_map(|v| v.1.value).max();
         if args.json {
             let listed: Vec<_> = values
                 .iter()
                 .map(|&(mv, v)| {
                     json!({
                         "move": game.format_move(&pos, mv),
-                        "value": v.and_then(|v| v.value),
-                        "exact": v.map(|v| v.exact),
-                        "outcome": v.and_then(|v| v.outcome),
+                        "value": v.value,
+                        "exact": v.exact,
+                        "outcome": v.outcome,
                     })
                 })
                 .collect();
@@ -326,10 +327,10 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             println!("\n{}", game.render(&pos));
             for &(mv, v) in &values {
                 let shown = match v {
-                    Some(Value { value: Some(x), exact: true, remoteness, .. }) => {
+                    Value { value: Some(x), exact: true, remoteness, .. } => {
                         describe(outcome(x), Some(x), remoteness)
                     }
-                    Some(v @ Value { depth: Some(d), .. }) => format!("{} (searched {d} plies)", shown(&v)),
+                    Value { depth: Some(d), .. } => format!("{} (searched {d} plies)", shown(&v)),
                     _ => "not solved in time".to_string(),
                 };
                 println!("  {:>6}  {shown}", game.format_move(&pos, mv));
@@ -357,7 +358,7 @@ pub fn play<G: BuiltinGame>(game: &G, args: &PlayArgs) -> Result<()> {
             }
         } else {
             let chosen = match value {
-                Some(v) => values.iter().find(|x| x.1.and_then(|x| x.value) == Some(v)).map(|x| x.0),
+                Some(v) => values.iter().find(|x| x.1.value == Some(v)).map(|x| x.0),
                 None => None,
             };
             let mv = chosen.unwrap_or_else(|| {

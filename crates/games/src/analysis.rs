@@ -129,17 +129,29 @@ pub enum AnalysisError {
     Memory(usize),
 }
 
-/// Values `pos` and each of its moves within `budget`.
+/// Values `pos` and each of its moves within `budget`, with a search table of its own when the
+/// game is solved by search.
 pub fn analyze<G: BuiltinGame>(
     game: &G,
     pos: &G::Position,
     budget: &Budget,
 ) -> Result<Analysis, AnalysisError> {
+    analyze_with(game, pos, budget, None)
+}
+
+/// [`analyze`] with the caller's engine, if given, instead of a new one (whose table `budget`
+/// sizes): a caller analysing position after position keeps one table for all of them.
+pub fn analyze_with<G: BuiltinGame>(
+    game: &G,
+    pos: &G::Position,
+    budget: &Budget,
+    engine: Option<&Engine<'_, G>>,
+) -> Result<Analysis, AnalysisError> {
     let mut moves = Vec::new();
     game.moves(pos, &mut moves);
     let (value, values) = match G::SOLVER {
         Solver::Retrograde => retrograde(game, pos, &moves, budget)?,
-        Solver::Search | Solver::Database => searched(game, pos, &moves, budget)?,
+        Solver::Search | Solver::Database => searched(game, pos, &moves, budget, engine)?,
     };
     let best_value = values.iter().filter_map(|v| v.value).max();
     let cut_by_time = values.iter().chain([&value]).any(|v| !v.exact && v.depth.is_none());
@@ -193,17 +205,25 @@ fn searched<G: BuiltinGame>(
     pos: &G::Position,
     moves: &[G::Move],
     budget: &Budget,
+    engine: Option<&Engine<'_, G>>,
 ) -> Result<(Value, Vec<Value>), AnalysisError> {
-    let settings = EngineSettings {
-        tt_mib: budget.hash_mib,
-        threads: budget.threads.max(1),
-        ..EngineSettings::default()
+    let owned;
+    let engine = match engine {
+        Some(engine) => engine,
+        None => {
+            let settings = EngineSettings {
+                tt_mib: budget.hash_mib,
+                threads: budget.threads.max(1),
+                ..EngineSettings::default()
+            };
+            owned = Engine::try_new(game, settings).map_err(|_| AnalysisError::Memory(budget.hash_mib))?;
+            &owned
+        }
     };
-    let engine = Engine::try_new(game, settings).map_err(|_| AnalysisError::Memory(budget.hash_mib))?;
     let share = budget.time / moves.len().max(1) as u32;
     let values: Vec<Value> = moves
         .iter()
-        .map(|&mv| position_value(game, &engine, &game.play(pos, mv), share, budget.depth).negated())
+        .map(|&mv| position_value(game, engine, &game.play(pos, mv), share, budget.depth).negated())
         .collect();
     let value = if moves.is_empty() {
         Value::exact(game.final_score(pos), Some(0))

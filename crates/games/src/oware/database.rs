@@ -172,10 +172,6 @@ fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Database
     Ok(())
 }
 
-/// The published example position and values are checked against a database of at least this
-/// many stones.
-pub const EXAMPLE_STONES: usize = 16;
-
 /// What a build did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildReport {

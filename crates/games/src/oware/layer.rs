@@ -51,14 +51,12 @@ fn encode(label: Label) -> u8 {
     DECIDED | if label.side == Side::Win { WON } else { 0 } | label.level as u8
 }
 
-impl<N: NodeId> LayerStore<N> {
-    /// The stored value for the player to move, 0 for undecided (endless play).
-    fn value(cell: u8) -> i8 {
-        match (cell & DECIDED != 0, cell & WON != 0) {
-            (false, _) => 0,
-            (true, true) => (cell & LEVEL) as i8,
-            (true, false) => -((cell & LEVEL) as i8),
-        }
+/// The value a cell stores for the player to move, 0 for undecided (endless play).
+fn cell_value(cell: u8) -> i8 {
+    match (cell & DECIDED != 0, cell & WON != 0) {
+        (false, _) => 0,
+        (true, true) => (cell & LEVEL) as i8,
+        (true, false) => -((cell & LEVEL) as i8),
     }
 }
 
@@ -212,7 +210,7 @@ fn solve_with<N: NodeId>(
         })
     });
     propagate(&unmoves, &store, seeds);
-    store.cells.into_par_iter().map(|c| LayerStore::<N>::value(c.into_inner()) as u8).collect()
+    store.cells.into_par_iter().map(|c| cell_value(c.into_inner()) as u8).collect()
 }
 
 #[cfg(test)]
