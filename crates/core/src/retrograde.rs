@@ -181,11 +181,7 @@ where
                 Seed::Exit { node, child, .. } => {
                     let side = child.opposite();
                     let label = Label { side, level, remoteness: 1 };
-                    let decided = match child {
-                        Side::Lose => store.decide(node, label),
-                        Side::Win => store.decrement(node, label),
-                    };
-                    if decided {
+                    if settle(store, node, child, label) {
                         exits[side as usize].push(node);
                     }
                 }
@@ -251,16 +247,23 @@ where
         // the atomic updates after them (which order memory accesses) find the lines in cache.
         batch.retain(|&p| !store.is_decided(p));
         for &p in &batch {
-            let settled = match side {
-                Side::Lose => store.decide(p, parent),
-                Side::Win => store.decrement(p, parent),
-            };
-            if settled {
+            if settle(store, p, side, parent) {
                 decided.push(p);
             }
         }
     }
     decided
+}
+
+/// Takes into account a move of `node` into a position decided as `child` for its mover: a lost
+/// child decides `node` as `label` (a win), a won one uses up one of its moves, the last deciding
+/// it as `label` (a loss). True when this call decided `node`.
+#[inline]
+fn settle<S: LabelStore>(store: &S, node: S::Node, child: Side, label: Label) -> bool {
+    match child {
+        Side::Lose => store.decide(node, label),
+        Side::Win => store.decrement(node, label),
+    }
 }
 
 /// Labels packed in one atomic word per position, eight bytes: the general-purpose [`LabelStore`],
