@@ -181,8 +181,23 @@ pub trait Evaluate: Game {
 
     /// The exact fail-soft score of `pos` within the window `alpha`, `beta` when the game can find
     /// it faster than the engine (a specialised solver for the last few moves); `None` by default.
-    /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound.
-    fn solve_directly(&self, _pos: &Self::Position, _alpha: i32, _beta: i32) -> Option<i32> {
+    /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound. The
+    /// positions the game visits are added to `nodes`, so that search statistics count them.
+    fn solve_directly(
+        &self,
+        _pos: &Self::Position,
+        _alpha: i32,
+        _beta: i32,
+        _nodes: &mut u64,
+    ) -> Option<i32> {
+        None
+    }
+
+    /// A guess of the exact score of `pos`, on the scale of [`Evaluate::final_score`]: an exact
+    /// solve probes it first and then steps away from it, instead of bisecting the whole score
+    /// range. `None` (the default) to bisect. The closer the guess, the fewer probes (each a
+    /// search of the whole tree) the solve needs.
+    fn estimate(&self, _pos: &Self::Position) -> Option<i32> {
         None
     }
 

@@ -8,7 +8,7 @@ use gamegraph::{Evaluate, Game, Model, PositionKey, Stake};
 use proptest::prelude::*;
 
 mod common;
-use common::{acyclic, cyclic, graph};
+use common::{acyclic, acyclic_with, cyclic, graph};
 
 /// Every combination worth telling apart.
 fn all_settings() -> Vec<EngineSettings> {
@@ -145,6 +145,94 @@ proptest! {
             engine.clear();
             let _ = engine.window(&u, 1, -1000, 1000);
             prop_assert_eq!(engine.window(&u, 3, -1000, 1000), negamax(&game, u, 3), "node {}", u);
+        }
+    }
+}
+
+/// A graph game without cycles (so exact solves split subtrees over threads) that guesses its
+/// value, to test the probe schedules from any starting point.
+struct Guessing<'g> {
+    graph: GraphGame<'g>,
+    guess: Option<i32>,
+}
+
+impl Game for Guessing<'_> {
+    type Position = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, p: &u32, m: &mut Vec<u32>) {
+        self.graph.moves(p, m)
+    }
+    fn play(&self, _p: &u32, m: u32) -> u32 {
+        m
+    }
+    fn final_loss(&self, p: &u32) -> Stake {
+        self.graph.final_loss(p)
+    }
+}
+
+impl Evaluate for Guessing<'_> {
+    fn evaluate(&self, _p: &u32) -> i32 {
+        0
+    }
+    fn final_score(&self, p: &u32) -> i32 {
+        -self.graph.final_loss(p)
+    }
+    fn estimate(&self, _p: &u32) -> Option<i32> {
+        self.guess
+    }
+    fn score_bounds(&self, _p: &u32) -> (i32, i32) {
+        (-6, 6)
+    }
+}
+
+impl PositionKey for Guessing<'_> {
+    fn key(&self, p: &u32) -> u64 {
+        u64::from(*p)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Exact solves find the retrograde value and a move achieving it from any first guess, or
+    /// none, on one thread and with subtrees split over two (the split's cancellations
+    /// included: its subtrees fail high and low at random here).
+    #[test]
+    fn solves_from_any_guess_on_one_or_two_threads(
+        (succ, stakes) in acyclic_with(40, 6),
+        guess in prop::option::of(-8i32..9),
+    ) {
+        let g = graph(&succ, &stakes);
+        let exact = solve_graph(&g, Model::Minimax);
+        for threads in [1, 2] {
+            let settings = EngineSettings { tt_mib: 1, threads, ..EngineSettings::default() };
+            for u in 0..g.nodes() as u32 {
+                let game = Guessing { graph: GraphGame::new(&g, u), guess };
+                let engine = Engine::new(&game, settings.clone());
+                let r = engine.solve(&u, Limits::default());
+                prop_assert!(r.is_exact());
+                prop_assert_eq!(Some(r.value), exact.value(u), "node {} on {} threads", u, threads);
+                if let Some(best) = r.best {
+                    prop_assert_eq!(exact.value(best).map(|v| -v), exact.value(u));
+                }
+                prop_assert_eq!(r.best.is_some(), !g.successors(u).is_empty());
+                // Wide windows too: a split subtree's null-window result above alpha is only a
+                // lower bound, to be searched again.
+                let v = exact.value(u).unwrap();
+                for (a, b) in [(-7, 7), (-2, 3), (v - 1, v + 1), (v - 3, v + 2)] {
+                    let w = engine.window(&u, UNLIMITED, a, b);
+                    if w <= a {
+                        prop_assert!(v <= w, "upper bound {} but value {}", w, v);
+                    } else if w >= b {
+                        prop_assert!(v >= w, "lower bound {} but value {}", w, v);
+                    } else {
+                        prop_assert_eq!(w, v, "node {} window ({}, {}) on {} threads", u, a, b, threads);
+                    }
+                }
+            }
         }
     }
 }

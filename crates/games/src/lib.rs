@@ -95,7 +95,7 @@ impl BuiltinGame for Othello {
         self.board_view(pos)
     }
     fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
-        othello::perft(pos, depth)
+        othello::perft(pos.player, pos.opponent, depth)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Othello against the public oracles: the standard perft counts and the FFO endgame test
 //! positions #1-#19 (exact score and a best move), solved by the generic engine.
 
-use gamegraph::engine::{Engine, EngineSettings, Limits};
+use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::{Game, Notation};
 
 use gamegraph_games::othello::{Board, PASS};
@@ -40,6 +40,9 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
         assert_eq!(r.value, score, "FFO #{}", i + 1);
         let mv = Othello.format_move(&pos, r.best.unwrap());
         assert!(best.contains(&mv), "FFO #{}: {mv} is not among {best:?}", i + 1);
+        // One search with the whole window, its subtrees split over both threads, agrees.
+        engine.clear();
+        assert_eq!(engine.window(&pos, UNLIMITED, -65, 65), score, "FFO #{}, whole window", i + 1);
     }
 }
 

@@ -23,8 +23,15 @@ pub fn cyclic(max_nodes: usize) -> impl Strategy<Value = PlainGraph> {
 
 /// Acyclic graphs (moves only go to higher ids): up to `max_nodes` nodes, stakes in -6..=6.
 pub fn acyclic(max_nodes: usize) -> impl Strategy<Value = PlainGraph> {
-    (1..max_nodes).prop_flat_map(|n| {
-        let succ = prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..4), n);
+    acyclic_with(max_nodes, 3)
+}
+
+/// [`acyclic`] with up to `max_moves` moves per position.
+#[allow(dead_code)] // not every test file uses it
+pub fn acyclic_with(max_nodes: usize, max_moves: usize) -> impl Strategy<Value = PlainGraph> {
+    (1..max_nodes).prop_flat_map(move |n| {
+        let succ =
+            prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 0..=max_moves), n);
         (succ, prop::collection::vec(-6i32..7, n)).prop_map(move |(succ, stakes)| {
             let succ = succ
                 .into_iter()

@@ -1,0 +1,281 @@
+//! Othello's board arithmetic on 64-bit boards: legal squares, turned discs, stable discs, and
+//! the perft count. Square `sq` is bit `sq` (A1 = 0, H1 = 7, H8 = 63).
+
+use rayon::prelude::*;
+
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The eight directions as (shift, mask applied after shifting to stop wrapping round the board).
+const DIRECTIONS: [(i32, u64); 8] =
+    [(1, NOT_A), (-1, NOT_H), (8, !0), (-8, !0), (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H)];
+
+#[inline]
+fn shift(b: u64, s: i32) -> u64 {
+    if s > 0 {
+        b << s
+    } else {
+        b >> -s
+    }
+}
+
+/// The squares where the player with discs `p` can move against `o`.
+#[inline]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    let empty = !(p | o);
+    let mut moves = 0;
+    for (s, mask) in DIRECTIONS {
+        let mut run = shift(p, s) & mask & o;
+        for _ in 0..5 {
+            run |= shift(run, s) & mask & o;
+        }
+        moves |= shift(run, s) & mask;
+    }
+    moves & empty
+}
+
+/// Per direction and square, the squares seen from that square going that way (the square itself
+/// excluded). The first four directions go towards higher squares, the last four towards lower.
+static RAYS: [[u64; 64]; 8] = rays();
+
+const fn rays() -> [[u64; 64]; 8] {
+    // (file step, rank step): E, N, NE, NW, then W, S, SW, SE.
+    const STEPS: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut x, mut y) = ((sq % 8) as i32 + STEPS[d].0, (sq / 8) as i32 + STEPS[d].1);
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                rays[d][sq] |= 1u64 << (y * 8 + x);
+                x += STEPS[d].0;
+                y += STEPS[d].1;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+}
+
+/// The opponent's discs turned by a disc of `p` put on `sq` (none: not a legal move).
+///
+/// Along each ray, the first square that is not the opponent's ends the run of discs to turn;
+/// they turn if that square is the player's. Towards higher squares the first such square is the
+/// lowest set bit, towards lower squares the highest.
+#[inline]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    let sq = sq as usize;
+    let mut flipped = 0;
+    for rays in &RAYS[..4] {
+        let ray = rays[sq];
+        let stops = ray & !o;
+        let first = stops & stops.wrapping_neg();
+        if first & p != 0 {
+            flipped |= (first - 1) & ray;
+        }
+    }
+    for rays in &RAYS[4..] {
+        let ray = rays[sq];
+        let stops = ray & !o;
+        if stops != 0 {
+            let first = 1u64 << (63 - stops.leading_zeros());
+            if first & p != 0 {
+                flipped |= ray & !((first << 1) - 1);
+            }
+        }
+    }
+    flipped
+}
+
+/// Every line of the board (rows, columns and both kinds of diagonals), by axis: a disc on a
+/// full line cannot be turned along it, since no disc can be put there any more.
+static LINES: [[u64; 15]; 4] = lines();
+
+const fn lines() -> [[u64; 15]; 4] {
+    let mut lines = [[0u64; 15]; 4];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = (sq % 8, sq / 8);
+        lines[0][y] |= 1u64 << sq;
+        lines[1][x] |= 1u64 << sq;
+        lines[2][x + 7 - y] |= 1u64 << sq;
+        lines[3][x + y] |= 1u64 << sq;
+        sq += 1;
+    }
+    lines
+}
+
+const EDGES: u64 = 0xff81_8181_8181_81ff;
+
+/// Discs of `p` that can never be turned, whatever is played (a lower bound: not every such
+/// disc is found). A disc is stable when, along each of the four axes, its line is full or one
+/// of its two neighbours is off the board or a stable disc of the same player: a turn along an
+/// axis brackets a run that would have to include that neighbour.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let filled = p | o;
+    let mut full = [0u64; 4];
+    for (axis, lines) in LINES.iter().enumerate() {
+        for &line in lines {
+            if filled & line == line {
+                full[axis] |= line;
+            }
+        }
+    }
+    let mut stable = 0;
+    loop {
+        let horizontal = ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H) | !NOT_A | !NOT_H | full[0];
+        let vertical = (stable << 8) | (stable >> 8) | 0xff | (0xff << 56) | full[1];
+        let diagonal = ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H) | EDGES | full[2];
+        let anti = ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A) | EDGES | full[3];
+        let next = p & horizontal & vertical & diagonal & anti;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+#[inline]
+pub fn squares(mut b: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let sq = b.trailing_zeros();
+            b &= b - 1;
+            sq
+        })
+    })
+}
+
+/// Leaves of the game tree `depth` plies below the position (`p` to move against `o`), a pass
+/// counting as a ply and a finished game as one leaf at every deeper depth; the first plies are
+/// spread over the cores.
+pub fn perft(p: u64, o: u64, depth: u32) -> u64 {
+    let moves = legal_moves(p, o);
+    if depth <= 6 || moves == 0 {
+        return perft_serial(p, o, depth, false);
+    }
+    let children: Vec<(u64, u64)> = squares(moves)
+        .map(|sq| {
+            let f = flips(p, o, sq);
+            (o & !f, p | f | (1u64 << sq))
+        })
+        .collect();
+    children.par_iter().map(|&(p, o)| perft(p, o, depth - 1)).sum()
+}
+
+fn perft_serial(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(p, o);
+    if moves == 0 {
+        if passed {
+            return 1; // the game is over: one leaf at every depth
+        }
+        return perft_serial(o, p, depth - 1, true);
+    }
+    if depth == 1 {
+        return u64::from(moves.count_ones());
+    }
+    squares(moves)
+        .map(|sq| {
+            let f = flips(p, o, sq);
+            perft_serial(o & !f, p | f | (1u64 << sq), depth - 1, false)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The turned discs of the plain walk along each direction, the definition of the rules.
+    fn flips_by_walking(p: u64, o: u64, sq: u32) -> u64 {
+        let mut flipped = 0;
+        for (s, mask) in DIRECTIONS {
+            let mut run = 0;
+            let mut b = shift(1u64 << sq, s) & mask;
+            while b & o != 0 {
+                run |= b;
+                b = shift(b, s) & mask;
+            }
+            if b & p != 0 {
+                flipped |= run;
+            }
+        }
+        flipped
+    }
+
+    #[test]
+    fn ray_flips_equal_the_walk_on_random_boards() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (next(), next());
+            let (p, o) = (a & !b, b & !a);
+            for sq in squares(!(p | o)) {
+                assert_eq!(flips(p, o, sq), flips_by_walking(p, o, sq), "p {p:#x} o {o:#x} sq {sq}");
+            }
+        }
+    }
+
+    /// Stable discs stay with their owner to the end of random games, and corners are stable.
+    #[test]
+    fn stable_discs_are_never_turned() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut found = 0;
+        for _ in 0..3000 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut stable = [0u64; 2]; // of the player to move, of the opponent
+            let mut passes = 0;
+            while passes < 2 {
+                let mine = stable_discs(p, o);
+                let theirs = stable_discs(o, p);
+                assert_eq!(mine & theirs, 0);
+                assert_eq!(p & 0x8100_0000_0000_0081 & !mine, 0, "a corner is stable");
+                // What was stable is still there, and more may be.
+                assert_eq!(stable[0] & !mine, 0, "p {p:#x} o {o:#x}");
+                assert_eq!(stable[1] & !theirs, 0, "p {p:#x} o {o:#x}");
+                found += mine.count_ones();
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    passes += 1;
+                    (p, o) = (o, p);
+                    stable = [theirs, mine];
+                    continue;
+                }
+                passes = 0;
+                let pick = next() % u64::from(moves.count_ones());
+                let sq = squares(moves).nth(pick as usize).unwrap();
+                let f = flips(p, o, sq);
+                (p, o) = (o & !f, p | f | (1u64 << sq));
+                stable = [theirs, mine];
+            }
+        }
+        assert!(found > 10_000, "the test finds stable discs ({found})");
+    }
+
+    #[test]
+    fn legal_squares_are_those_that_turn_discs() {
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        let legal = legal_moves(p, o);
+        assert_eq!(legal.count_ones(), 4);
+        for sq in 0..64 {
+            assert_eq!(legal >> sq & 1 == 1, (p | o) >> sq & 1 == 0 && flips(p, o, sq) != 0);
+        }
+    }
+}
