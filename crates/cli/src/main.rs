@@ -182,7 +182,8 @@ impl GameArgs {
 /// Settings of the alpha-beta engine.
 #[derive(Args, Debug, Clone)]
 struct EngineArgs {
-    /// Search threads (Lazy SMP); default: every core.
+    /// Search threads: exact solves split subtrees over them, depth-limited searches run Lazy SMP;
+    /// default: every core.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// Transposition table size in MiB (at most three quarters of the memory).

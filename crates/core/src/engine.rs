@@ -417,10 +417,21 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     where
         'g: 'e,
     {
+        Self::from_parts((engine.game, &engine.tt, &engine.settings), stop, limits, started, id)
+    }
+
+    /// A fresh worker on the engine's game, table and settings.
+    fn from_parts(
+        (game, tt, settings): (&'e G, &'e TranspositionTable, &'e EngineSettings),
+        stop: &'e AtomicBool,
+        limits: Limits,
+        started: Instant,
+        id: usize,
+    ) -> Self {
         Self {
-            game: engine.game,
-            tt: &engine.tt,
-            settings: &engine.settings,
+            game,
+            tt,
+            settings,
             stop,
             limits,
             started,
@@ -449,30 +460,12 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     fn fork(&self, cancel: &Arc<AtomicBool>) -> Self {
         let mut cancels = self.cancels.clone();
         cancels.push(Arc::clone(cancel));
+        let parts = (self.game, self.tt, self.settings);
         Self {
-            game: self.game,
-            tt: self.tt,
-            settings: self.settings,
-            stop: self.stop,
-            limits: self.limits,
-            started: self.started,
-            id: self.id,
-            stats: SearchStats::default(),
-            buffers: Vec::new(),
-            orders: Vec::new(),
-            generated: Vec::new(),
-            killers: Vec::new(),
-            history: Vec::new(),
-            root_best: None,
-            hit_horizon: false,
             may_stop: self.may_stop,
-            perturb: false,
-            path: Vec::new(),
-            repeated_at: usize::MAX,
-            aborted: false,
-            next_check: 0,
             split: true,
             cancels,
+            ..Self::from_parts(parts, self.stop, self.limits, self.started, self.id)
         }
     }
 

@@ -209,18 +209,24 @@ mod tests {
         flipped
     }
 
-    #[test]
-    fn ray_flips_equal_the_walk_on_random_boards() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
+    /// A reproducible stream of random 64-bit words (xorshift).
+    fn random_words(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x
-        };
-        for _ in 0..20_000 {
-            let (a, b) = (next(), next());
-            let (p, o) = (a & !b, b & !a);
+        }
+    }
+
+    /// On boards from sparse to nearly full.
+    #[test]
+    fn ray_flips_equal_the_walk_on_random_boards() {
+        let mut next = random_words(0x9e37_79b9_7f4a_7c15);
+        for i in 0..20_000 {
+            let filled = if i % 2 == 0 { next() | next() } else { next() & next() };
+            let a = next();
+            let (p, o) = (a & filled, !a & filled);
             for sq in squares(!(p | o)) {
                 assert_eq!(flips(p, o, sq), flips_by_walking(p, o, sq), "p {p:#x} o {o:#x} sq {sq}");
             }
@@ -230,13 +236,7 @@ mod tests {
     /// Stable discs stay with their owner to the end of random games, and corners are stable.
     #[test]
     fn stable_discs_are_never_turned() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = random_words(0x2545_f491_4f6c_dd1d);
         let mut found = 0;
         for _ in 0..3000 {
             let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
