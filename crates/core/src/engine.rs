@@ -13,7 +13,7 @@
 //! interaction) must put what matters of the history into its positions.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -155,8 +155,9 @@ pub struct Engine<'g, G> {
     game: &'g G,
     tt: TranspositionTable,
     settings: EngineSettings,
-    /// The threads that exact solves split their subtrees over (none with one thread).
-    pool: Option<rayon::ThreadPool>,
+    /// The threads that exact solves split their subtrees over, started by the first solve that
+    /// needs them (none with one thread, or if they could not be started).
+    pool: OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
@@ -170,11 +171,7 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
 
     /// Like [`Engine::new`], but reports a table too large to map as an error.
     pub fn try_new(game: &'g G, settings: EngineSettings) -> std::io::Result<Self> {
-        let pool = match settings.threads {
-            0 | 1 => None,
-            n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(std::io::Error::other)?),
-        };
-        Ok(Self { game, tt: TranspositionTable::try_new(settings.tt_mib)?, settings, pool })
+        Ok(Self { game, tt: TranspositionTable::try_new(settings.tt_mib)?, settings, pool: OnceLock::new() })
     }
 
     /// The settings.
@@ -213,9 +210,14 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     /// brothers wait), if there are several and the game has no cycles (a split subtree would
     /// not see the path above it). Measured on FFO #40-#44 with two threads: 14.1 s, against
     /// 35.3 s with Lazy SMP's threads probing neighbouring thresholds (27.0 s on one thread);
-    /// on the first 100 positions of Test_L1_R2, 103 ms against 132 ms.
+    /// on the first 100 positions of Test_L1_R2, 103 ms against 132 ms. Without the pool's
+    /// threads (the system refused them), exact solves fall back to Lazy SMP.
     fn split_pool(&self) -> Option<&rayon::ThreadPool> {
-        self.pool.as_ref().filter(|_| !G::CYCLES)
+        if G::CYCLES || self.settings.threads <= 1 {
+            return None;
+        }
+        let threads = self.settings.threads;
+        self.pool.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()).as_ref()
     }
 
     /// One fail-soft alpha-beta search of `pos` to `depth` plies ([`UNLIMITED`] for the end of the
@@ -642,9 +644,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         // Nodes counted by the game's own solver make the counter jump: compare, not divide.
         if self.stats.nodes >= self.next_check {
             self.next_check = self.stats.nodes + CHECK_EVERY;
-            if self.stop.load(Relaxed) && (self.may_stop || self.id != 0)
-                || self.cancels.iter().any(|c| c.load(Relaxed))
-            {
+            if self.stop.load(Relaxed) && (self.may_stop || self.id != 0) || self.cancelled() {
                 self.aborted = true;
             } else if self.id == 0 && self.may_stop {
                 let nodes = self.limits.nodes.is_some_and(|n| self.stats.nodes >= n);
@@ -857,7 +857,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         beta: i32,
     ) -> bool {
         let child = self.game.play(pos, mv);
-        let next = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
+        let next = child_depth(depth);
         let a = node.alpha;
         let score = if node.searched == 0 || !self.settings.pvs {
             -self.negamax(&child, next, ply + 1, -beta, -a)
@@ -869,6 +869,19 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 s
             }
         };
+        self.take_score(node, mv, score, depth, ply, beta)
+    }
+
+    /// Takes the score of a searched move into its node; returns true on a cutoff.
+    fn take_score(
+        &mut self,
+        node: &mut NodeState<G::Move>,
+        mv: G::Move,
+        score: i32,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+    ) -> bool {
         node.searched += 1;
         if self.aborted || score <= node.best {
             return false;
@@ -917,7 +930,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             .map(|&mv| {
                 let mut w = this.fork(&cancel);
                 let child = w.game.play(pos, mv);
-                let score = -w.negamax(&child, depth, ply + 1, -alpha - 1, -alpha);
+                let score = -w.negamax(&child, child_depth(depth), ply + 1, -alpha - 1, -alpha);
                 if !w.aborted && score >= beta {
                     cancel.store(true, Relaxed);
                 }
@@ -930,7 +943,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             self.hit_horizon |= horizon;
             if aborted {
                 // Cancelled because a sibling cut off, or stopped for good.
-                self.aborted |= !cancel.load(Relaxed) || self.check_stop_now();
+                self.aborted |= !cancel.load(Relaxed) || self.stop.load(Relaxed) || self.cancelled();
                 continue;
             }
             if cut {
@@ -940,32 +953,18 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             // cuts off, the move is searched again with the node's window as it is now.
             let score = if score > alpha && score < beta {
                 let child = self.game.play(pos, mv);
-                -self.negamax(&child, depth, ply + 1, -beta, -node.alpha)
+                -self.negamax(&child, child_depth(depth), ply + 1, -beta, -node.alpha)
             } else {
                 score
             };
-            node.searched += 1;
-            if self.aborted || score <= node.best {
-                continue;
-            }
-            node.best = score;
-            node.best_move = Some(mv);
-            if ply == 0 {
-                self.root_best = Some(mv);
-            }
-            node.alpha = node.alpha.max(score);
-            if node.alpha >= beta {
-                self.stats.beta_cutoffs += 1;
-                self.reward(mv, depth, ply);
-                cut = true;
-            }
+            cut = self.take_score(node, mv, score, depth, ply, beta);
         }
         cut
     }
 
-    /// Whether the search as a whole (not just a parallel subtree) was stopped.
-    fn check_stop_now(&self) -> bool {
-        self.stop.load(Relaxed) || self.cancels.iter().any(|c| c.load(Relaxed))
+    /// Whether a split above this worker cancelled its subtree.
+    fn cancelled(&self) -> bool {
+        self.cancels.iter().any(|c| c.load(Relaxed))
     }
 
     /// A cutoff proven by the table entries of the children, without searching them.
@@ -1114,6 +1113,15 @@ struct NodeState<M> {
     best_move: Option<M>,
     alpha: i32,
     searched: usize,
+}
+
+/// The depth left below a node searched to `depth`.
+fn child_depth(depth: u32) -> u32 {
+    if depth == UNLIMITED {
+        UNLIMITED
+    } else {
+        depth - 1
+    }
 }
 
 /// The index of `mv` among the moves as generated.

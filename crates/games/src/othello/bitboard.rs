@@ -19,6 +19,14 @@ fn shift(b: u64, s: i32) -> u64 {
     }
 }
 
+/// The squares next to (in any of the eight directions) a square of `b`, `b`'s own excepted
+/// unless next to another.
+pub const fn neighbours(b: u64) -> u64 {
+    let sideways = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | sideways;
+    sideways | (row << 8) | (row >> 8)
+}
+
 /// The squares where the player with discs `p` can move against `o`.
 #[inline]
 pub fn legal_moves(p: u64, o: u64) -> u64 {

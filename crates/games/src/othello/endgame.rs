@@ -3,7 +3,7 @@
 //! Moves are ordered fastest first (fewest replies for the opponent) while the subtree is large
 //! enough to repay the sort, and by parity (empties in odd regions first) below.
 
-use super::bitboard::{flips, legal_moves, squares};
+use super::bitboard::{flips, legal_moves, neighbours, squares};
 
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
 pub const SMALL: u32 = 7;
@@ -16,29 +16,15 @@ const QUADRANTS: [u64; 4] =
     [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
 
 /// Per square, the squares around it.
-static NEIGHBOURS: [u64; 64] = neighbours();
-
-const fn neighbours() -> [u64; 64] {
+static NEIGHBOURS: [u64; 64] = {
     let mut table = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut dy = -1;
-        while dy <= 1 {
-            let mut dx = -1;
-            while dx <= 1 {
-                let (nx, ny) = (x + dx, y + dy);
-                if (dx != 0 || dy != 0) && nx >= 0 && nx < 8 && ny >= 0 && ny < 8 {
-                    table[sq] |= 1u64 << (ny * 8 + nx);
-                }
-                dx += 1;
-            }
-            dy += 1;
-        }
+        table[sq] = neighbours(1u64 << sq);
         sq += 1;
     }
     table
-}
+};
 
 /// The exact fail-soft score of the position (`p` to move against `o`) within `alpha`, `beta`,
 /// counting the positions visited below it in `nodes`.

@@ -6,7 +6,7 @@
 //! The weights come from `cargo run --release -p gamegraph-games --example fit_othello_eval`,
 //! which solves positions of random games exactly and fits these features to the scores.
 
-use super::bitboard::legal_moves;
+use super::bitboard::{legal_moves, neighbours};
 
 /// How many features [`features`] returns.
 pub const FEATURES: usize = 7;
@@ -44,15 +44,6 @@ pub fn features(p: u64, o: u64) -> [i32; FEATURES] {
     }
     let parity = if count(empty) % 2 == 1 { 1 } else { -1 };
     [mobility, potential, count(p & CORNERS) - count(o & CORNERS), x, c, count(p) - count(o), parity]
-}
-
-/// The squares next to (in any of the eight directions) a square of `b`.
-fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let sideways = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | sideways;
-    sideways | (row << 8) | (row >> 8)
 }
 
 /// Weights of [`features`] in hundredths of a disc, by the number of empties: the first set
