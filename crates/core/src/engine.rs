@@ -198,12 +198,41 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
         };
         let started = Instant::now();
         let stop = AtomicBool::new(false);
+        let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
+        let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
+            Ok(report) => return report,
+            Err(stats) => stats,
+        };
         pool.install(|| {
             let mut main = Worker::new(self, &stop, limits, started, 0);
             main.split = true;
-            let outcome = main.solve(pos, low, high);
-            self.report(pos, outcome, main.stats, started)
+            let outcome = drive(&mut main);
+            let mut stats = main.stats;
+            stats.add(&quick_stats);
+            self.report(pos, outcome, stats, started)
         })
+    }
+
+    /// Runs `drive` on the calling thread alone for at most `quick` nodes: most searches are
+    /// small, and then do not pay for threads. The report if it finished (or reached the
+    /// caller's own node limit), else the attempt's counters; the table keeps what the attempt
+    /// learnt.
+    fn try_alone(
+        &self,
+        pos: &G::Position,
+        limits: Limits,
+        quick: u64,
+        started: Instant,
+        stop: &AtomicBool,
+        drive: &impl Fn(&mut Worker<'_, G>) -> Outcome<G::Move>,
+    ) -> Result<Report<G::Move>, SearchStats> {
+        let quick_limit = quick.min(limits.nodes.unwrap_or(u64::MAX));
+        let mut main = Worker::new(self, stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0);
+        let outcome = drive(&mut main);
+        if !main.aborted || limits.nodes.is_some_and(|n| n <= quick) {
+            return Ok(self.report(pos, outcome, main.stats, started));
+        }
+        Err(main.stats)
     }
 
     /// The threads that searches to the end of the game split their subtrees over (young
@@ -255,22 +284,12 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     ) -> Report<G::Move> {
         let started = Instant::now();
         let stop = AtomicBool::new(false);
-        let mut helpers = self.settings.threads.max(1) - 1;
+        let helpers = self.settings.threads.max(1) - 1;
         let mut quick_stats = SearchStats::default();
         if helpers > 0 {
-            // Most searches are small: try alone first, so that they do not pay for starting
-            // threads (the table keeps what the attempt learnt if it runs out of nodes).
-            let quick_limit = QUICK_NODES.min(limits.nodes.unwrap_or(u64::MAX));
-            let mut main =
-                Worker::new(self, &stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0);
-            let outcome = drive(&mut main);
-            quick_stats = main.stats;
-            if !main.aborted {
-                return self.report(pos, outcome, quick_stats, started);
-            }
-            helpers = if limits.nodes.is_some_and(|n| n <= QUICK_NODES) { 0 } else { helpers };
-            if helpers == 0 {
-                return self.report(pos, outcome, quick_stats, started);
+            match self.try_alone(pos, limits, QUICK_NODES, started, &stop, &drive) {
+                Ok(report) => return report,
+                Err(stats) => quick_stats = stats,
             }
         }
         let (outcome, mut stats) = std::thread::scope(|scope| {
@@ -398,6 +417,9 @@ struct Worker<'e, G: Evaluate> {
 
 /// Nodes a search with several threads first tries on the calling thread alone.
 const QUICK_NODES: u64 = 20_000;
+
+/// Nodes an exact solve with several threads first tries alone, before splitting subtrees.
+const QUICK_SPLIT_NODES: u64 = 2_000;
 
 /// How many children's table buckets a node prefetches before searching them.
 const PREFETCHED_CHILDREN: usize = 8;
