@@ -97,6 +97,83 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     flipped
 }
 
+/// How many discs the player with discs `p` turns by moving on `sq` when every other square is
+/// taken (so the opponent holds all that `p` does not): the last move of a game, counted from
+/// the four lines through `sq` without building the turned discs.
+#[inline]
+pub fn last_flip_count(p: u64, sq: u32) -> u32 {
+    let (sq, file, rank) = (sq as usize, sq % 8, sq / 8);
+    let row = (p >> (8 * rank)) as u8;
+    let column = column_bits(p, file);
+    let diagonal = (p & DIAGONALS[sq][0]).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    let anti = (p & DIAGONALS[sq][1]).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    let at = |x: u32, line: u64| u32::from(LINE_FLIPS[x as usize][line as usize]);
+    at(file, u64::from(row))
+        + at(7 - rank, column)
+        + at(file, diagonal) // a diagonal's squares land on the bits of their files
+        + at(file, anti)
+}
+
+/// The squares of `p` on column `file`, rank 0 on bit 7 and rank 7 on bit 0: the products of
+/// the column's bits with the multiplier's never share a bit, so nothing carries.
+#[inline]
+fn column_bits(p: u64, file: u32) -> u64 {
+    ((p >> file) & 0x0101_0101_0101_0101).wrapping_mul(0x8040_2010_0804_0201) >> 56
+}
+
+/// Per square, its diagonal (A1-H8 direction) and anti-diagonal (H1-A8 direction).
+static DIAGONALS: [[u64; 2]; 64] = {
+    let mut table = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut other = 0;
+        while other < 64 {
+            let (dx, dy) = ((other % 8) as i32 - (sq % 8) as i32, (other / 8) as i32 - (sq / 8) as i32);
+            if dx == dy {
+                table[sq][0] |= 1u64 << other;
+            }
+            if dx == -dy {
+                table[sq][1] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Per position `x` on a line of eight and pattern of the player's squares on it (the others
+/// being the opponent's or off the board, at the ends), the discs a move on `x` turns.
+static LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            // Towards higher bits, then lower: a run of opponent squares closed by the player's.
+            let mut y = x + 1;
+            while y < 8 && pattern >> y & 1 == 0 {
+                y += 1;
+            }
+            if y < 8 {
+                count += y - x - 1;
+            }
+            let mut y = x as i32 - 1;
+            while y >= 0 && pattern >> y & 1 == 0 {
+                y -= 1;
+            }
+            if y >= 0 {
+                count += x - y as usize - 1;
+            }
+            table[x][pattern] = count as u8;
+            pattern += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// Every line of the board (rows, columns and both kinds of diagonals), by axis: a disc on a
 /// full line cannot be turned along it, since no disc can be put there any more.
 static LINES: [[u64; 15]; 4] = lines();
@@ -237,6 +314,19 @@ mod tests {
             let (p, o) = (a & filled, !a & filled);
             for sq in squares(!(p | o)) {
                 assert_eq!(flips(p, o, sq), flips_by_walking(p, o, sq), "p {p:#x} o {o:#x} sq {sq}");
+            }
+        }
+    }
+
+    /// On nearly full boards, with the player's squares drawn at random.
+    #[test]
+    fn last_flip_counts_equal_the_turned_discs() {
+        let mut next = random_words(0x0123_4567_89ab_cdef);
+        for _ in 0..20_000 {
+            let p = next();
+            for sq in squares(p | next()) {
+                let (p, o) = (p & !(1u64 << sq), !p & !(1u64 << sq));
+                assert_eq!(last_flip_count(p, sq), flips(p, o, sq).count_ones(), "p {p:#x} sq {sq}");
             }
         }
     }

@@ -123,7 +123,7 @@ impl Evaluate for Othello {
                 return 0;
             }
             let next = self.play(b, mv);
-            endgame::fastest_first(next.player, next.opponent, u32::from(mv))
+            endgame::engine_order(next.player, next.opponent, u32::from(mv))
         });
     }
 
