@@ -126,7 +126,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
     let mut table = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {
-        let mut other = 0;
+        let mut other: usize = 0;
         while other < 64 {
             let (dx, dy) = ((other % 8) as i32 - (sq % 8) as i32, (other / 8) as i32 - (sq / 8) as i32);
             if dx == dy {
