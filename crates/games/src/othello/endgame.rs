@@ -34,6 +34,9 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i3
     if empties == 1 {
         return last_empty(p, o, empty.trailing_zeros());
     }
+    if empties == 2 {
+        return two_empties(p, o, alpha, beta, empty, nodes);
+    }
     if empties >= FASTEST_FIRST {
         return solve_sorted(p, o, alpha, beta, nodes);
     }
@@ -64,6 +67,30 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i3
         }
     }
     if any {
+        return best;
+    }
+    no_move(p, o, alpha, beta, nodes)
+}
+
+/// [`solve_small`] with two empties: each square in turn, then the last one straight away.
+fn two_empties(p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, nodes: &mut u64) -> i32 {
+    let (first, second) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+    let mut best = -65;
+    for (sq, last) in [(first, second), (second, first)] {
+        if NEIGHBOURS[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(p, o, sq);
+        if f == 0 {
+            continue;
+        }
+        *nodes += 1;
+        let v = -last_empty(o & !f, p | f | (1u64 << sq), last);
+        if raise(v, &mut best, &mut alpha, beta) {
+            return best;
+        }
+    }
+    if best > -65 {
         return best;
     }
     no_move(p, o, alpha, beta, nodes)
