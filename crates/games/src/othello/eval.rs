@@ -1,63 +1,223 @@
-//! The midgame evaluation: a linear function of a few classic features, fitted by least squares
-//! to exact endgame scores so that it predicts the final disc difference. Being on the scale of
-//! the final score, it compares sensibly with real game ends in a depth-limited search, and its
-//! shallow searches give the exact solver a first guess to probe from.
-//!
-//! The weights come from `cargo run --release -p gamegraph-games --example fit_othello_eval`,
-//! which solves positions of random games exactly and fits these features to the scores.
+//! The midgame evaluation: the predicted final disc difference for the player to move, as a sum
+//! of pattern weights (see [`patterns`]), a mobility weight and a bias, one set per stage of the
+//! game. The weights were fitted to exact endgame scores (`examples/train_othello_eval.rs`), so
+//! the evaluation is on the scale of final scores: it compares sensibly with real game ends in a
+//! depth-limited search, orders moves in the exact solver, and gives it a first guess.
 
-use super::bitboard::{legal_moves, neighbours};
+use std::sync::LazyLock;
 
-/// How many features [`features`] returns.
-pub const FEATURES: usize = 7;
+use super::bitboard::legal_moves;
+use super::patterns::{self, WEIGHTS};
 
-/// Names of the features, in order, for the fitting program's report.
-pub const FEATURE_NAMES: [&str; FEATURES] =
-    ["mobility", "potential mobility", "corners", "x-squares", "c-squares", "discs", "parity"];
+/// How many weight sets there are, by empties: see [`stage_of`].
+pub const STAGES: usize = 4;
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Weights are stored in units of 1/`SCALE` disc.
+pub const SCALE: i32 = 128;
 
-/// Per corner: the corner, its diagonal neighbour (X-square) and its two edge neighbours
-/// (C-squares).
-const CORNER_REGIONS: [(u64, u64, u64); 4] = [
-    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
-    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
-    (1 << 56, 1 << 49, (1 << 48) | (1 << 57)),
-    (1 << 63, 1 << 54, (1 << 55) | (1 << 62)),
-];
+/// The first bytes of a weights file.
+const MAGIC: &[u8; 4] = b"GGOE";
 
-/// The features of a position with `p` to move against `o`, each as (player's - opponent's):
-/// legal moves; empties next to the other side's discs (room to move later); corners; discs on
-/// X-squares and on C-squares next to an empty corner (they give corners away); discs; and the
-/// parity of the empties (+1 when odd: the player to move should get the last move).
-pub fn features(p: u64, o: u64) -> [i32; FEATURES] {
-    let empty = !(p | o);
-    let count = |b: u64| b.count_ones() as i32;
-    let mobility = count(legal_moves(p, o)) - count(legal_moves(o, p));
-    let potential = count(neighbours(o) & empty) - count(neighbours(p) & empty);
-    let (mut x, mut c) = (0, 0);
-    for (corner, xs, cs) in CORNER_REGIONS {
-        if corner & empty != 0 {
-            x += count(p & xs) - count(o & xs);
-            c += count(p & cs) - count(o & cs);
-        }
-    }
-    let parity = if count(empty) % 2 == 1 { 1 } else { -1 };
-    [mobility, potential, count(p & CORNERS) - count(o & CORNERS), x, c, count(p) - count(o), parity]
+/// The weight set used with `empties` empty squares: up to 9, 10 to 13, 14 to 17, 18 and more.
+pub fn stage_of(empties: u32) -> usize {
+    (empties.saturating_sub(6) / 4).min(STAGES as u32 - 1) as usize
 }
 
-/// Weights of [`features`] in hundredths of a disc, by the number of empties: the first set
-/// for up to [`LATE`] empties, the second above.
-const WEIGHTS: [[i32; FEATURES]; 2] =
-    [[319, -6, 867, -134, -350, 0, 28], [291, -75, 1140, -377, -421, -43, 178]];
+/// The player's legal moves minus the opponent's.
+pub fn mobility(p: u64, o: u64) -> i32 {
+    legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32
+}
 
-/// The last number of empties that uses the first set of [`WEIGHTS`].
-pub const LATE: u32 = 16;
+/// One stage's weights, in 1/[`SCALE`] disc.
+#[derive(Clone)]
+struct Stage {
+    patterns: Vec<i16>,
+    mobility: i16,
+    bias: i16,
+}
 
-/// The predicted final disc difference for the player to move, in discs.
+/// A full set of evaluation weights.
+#[derive(Clone)]
+pub struct Weights {
+    stages: Vec<Stage>,
+}
+
+/// The weights built into the program.
+static TRAINED: LazyLock<Weights> = LazyLock::new(|| {
+    Weights::parse(include_bytes!("eval.bin")).expect("the built-in weights are well formed")
+});
+
+/// The predicted final disc difference for the player to move (`p` against `o`), in discs.
 pub fn evaluate(p: u64, o: u64) -> i32 {
-    let empties = 64 - (p | o).count_ones();
-    let weights = &WEIGHTS[usize::from(empties > LATE)];
-    let sum: i32 = features(p, o).iter().zip(weights).map(|(f, w)| f * w).sum();
-    ((sum + sum.signum() * 50) / 100).clamp(-64, 64)
+    let fine = TRAINED.fine(p, o);
+    ((fine + fine.signum() * SCALE / 2) / SCALE).clamp(-64, 64)
+}
+
+/// The same prediction in 1/[`SCALE`] disc, for ordering moves finely.
+pub fn evaluate_fine(p: u64, o: u64) -> i32 {
+    TRAINED.fine(p, o)
+}
+
+/// The value of a fail-soft alpha-beta search `depth` plies deep with the evaluation at its
+/// leaves, in 1/[`SCALE`] disc, for the player `p` to move: to order moves and to guess a score.
+pub fn search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return evaluate_fine(p, o);
+    }
+    let moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            return super::endgame::final_score(p, o) * SCALE;
+        }
+        return -search(o, p, depth, -beta, -alpha);
+    }
+    let mut best = i32::MIN + 1;
+    for sq in super::bitboard::squares(moves) {
+        let f = super::bitboard::flips(p, o, sq);
+        let v = -search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            alpha = alpha.max(v);
+            if v >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+impl Weights {
+    /// All weights zero: the starting point of a fit.
+    pub fn zero() -> Weights {
+        let stage = Stage { patterns: vec![0; WEIGHTS], mobility: 0, bias: 0 };
+        Weights { stages: vec![stage; STAGES] }
+    }
+
+    /// Sets one stage's weights, given in discs: `pattern(i)` for weight index `i`.
+    pub fn set_stage(&mut self, stage: usize, pattern: impl Fn(usize) -> f64, mobility: f64, bias: f64) {
+        let scaled = |w: f64| (w * f64::from(SCALE)).round().clamp(-32767.0, 32767.0) as i16;
+        let s = &mut self.stages[stage];
+        for (i, w) in s.patterns.iter_mut().enumerate() {
+            *w = scaled(pattern(i));
+        }
+        s.mobility = scaled(mobility);
+        s.bias = scaled(bias);
+    }
+
+    /// The prediction in 1/[`SCALE`] disc.
+    fn fine(&self, p: u64, o: u64) -> i32 {
+        let s = &self.stages[stage_of(64 - (p | o).count_ones())];
+        let sum: i32 = patterns::indices(p, o).iter().map(|&i| i32::from(s.patterns[i as usize])).sum();
+        sum + i32::from(s.mobility) * mobility(p, o) + i32::from(s.bias)
+    }
+
+    /// The file format: the magic bytes, the number of stages and of pattern weights (u32, little
+    /// endian), then per stage the pattern weights, the mobility weight and the bias (i16).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(STAGES as u32).to_le_bytes());
+        out.extend_from_slice(&(WEIGHTS as u32).to_le_bytes());
+        for s in &self.stages {
+            for w in s.patterns.iter().chain([&s.mobility, &s.bias]) {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Writes the weights to `path` (see [`Weights::to_bytes`]).
+    pub fn write(&self, path: &str) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// Reads weights written by [`Weights::to_bytes`], checking their shape.
+    pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
+        let expected = 12 + STAGES * (WEIGHTS + 2) * 2;
+        if bytes.len() != expected || &bytes[..4] != MAGIC {
+            return Err(format!("expected {expected} bytes starting with GGOE, found {} bytes", bytes.len()));
+        }
+        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        if word(4) as usize != STAGES || word(8) as usize != WEIGHTS {
+            return Err(format!(
+                "weights for {} stages of {}, expected {STAGES} of {WEIGHTS}",
+                word(4),
+                word(8)
+            ));
+        }
+        let mut values = bytes[12..].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let stages = (0..STAGES)
+            .map(|_| {
+                let patterns: Vec<i16> = values.by_ref().take(WEIGHTS).collect();
+                let (mobility, bias) = (values.next().unwrap_or(0), values.next().unwrap_or(0));
+                Stage { patterns, mobility, bias }
+            })
+            .collect();
+        Ok(Weights { stages })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::bitboard::{flips, squares};
+
+    /// Plain minimax over the same tree, the definition that [`search`] prunes.
+    fn minimax(p: u64, o: u64, depth: u32) -> i32 {
+        if depth == 0 {
+            return evaluate_fine(p, o);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return crate::othello::endgame::final_score(p, o) * SCALE;
+            }
+            return -minimax(o, p, depth);
+        }
+        squares(moves)
+            .map(|sq| {
+                let f = flips(p, o, sq);
+                -minimax(o & !f, p | f | (1u64 << sq), depth - 1)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn search_equals_minimax_and_bounds_it_outside_the_window() {
+        let mut rng = gamegraph::rng::SplitMix64(5);
+        for game in 0..40 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            for _ in 0..(game % 50) {
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    break;
+                }
+                let sq = squares(moves).nth(rng.below(u64::from(moves.count_ones())) as usize).unwrap();
+                let f = flips(p, o, sq);
+                (p, o) = (o & !f, p | f | (1u64 << sq));
+            }
+            for depth in 0..4 {
+                let exact = minimax(p, o, depth);
+                assert_eq!(search(p, o, depth, -1_000_000, 1_000_000), exact);
+                let (a, b) = (exact - 50, exact + 50);
+                assert_eq!(search(p, o, depth, a, b), exact);
+                // Outside the window, a bound on the right side.
+                assert!(search(p, o, depth, exact, exact + 1) <= exact);
+                assert!(search(p, o, depth, exact - 1, exact) >= exact);
+            }
+        }
+    }
+
+    #[test]
+    fn the_built_in_weights_round_trip_and_are_symmetric() {
+        let w = Weights::parse(include_bytes!("eval.bin")).unwrap();
+        assert_eq!(w.to_bytes(), include_bytes!("eval.bin"));
+        assert!(Weights::parse(&include_bytes!("eval.bin")[..100]).is_err());
+        // A position and its mirror image along the main diagonal are worth the same.
+        let transpose = |b: u64| {
+            (0..64).filter(|&sq| b >> sq & 1 == 1).fold(0u64, |m, sq| m | 1 << ((sq % 8) * 8 + sq / 8))
+        };
+        let (p, o) = (0x0000_1c38_1000_0301u64, 0x0102_2040_0810_0c00u64);
+        assert_eq!(evaluate_fine(p, o), evaluate_fine(transpose(p), transpose(o)));
+    }
 }

@@ -12,6 +12,7 @@ use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey, Stak
 mod bitboard;
 mod endgame;
 pub mod eval;
+pub mod patterns;
 
 use bitboard::squares;
 pub use bitboard::{flips, legal_moves, perft, stable_discs};

@@ -1,0 +1,214 @@
+//! Trains the pattern weights of the Othello evaluation (`othello::eval`) on exact endgame scores.
+//!
+//! `gen GAMES SEED OUT` plays reproducible games (random openings, then the current evaluation's
+//! choice with noise), solves every position from `LABELLED_FROM` empties down to `LABELLED_TO`
+//! exactly, and writes one `PLAYER OPPONENT SCORE` line per position (discs in hexadecimal).
+//! `fit OUT SAMPLES...` fits the weights of each stage by ridge regression (conjugate gradients)
+//! and writes them in the format `eval::Weights` reads, printing each stage's error.
+//!
+//! `cargo run --release -p gamegraph-games --example train_othello_eval -- gen 20000 1 samples.txt`
+//! `cargo run --release -p gamegraph-games --example train_othello_eval -- fit crates/games/src/othello/eval.bin samples.txt`
+
+use std::io::{BufRead, Write};
+
+use gamegraph::engine::{Engine, EngineSettings, Limits};
+use gamegraph::rng::SplitMix64;
+use gamegraph::{Evaluate, Game};
+use gamegraph_games::othello::eval::{self, Weights, STAGES};
+use gamegraph_games::othello::patterns::{self, WEIGHTS};
+use gamegraph_games::othello::{legal_moves, Board};
+use gamegraph_games::Othello;
+use rayon::prelude::*;
+
+/// Positions with this many empties or fewer are solved and written, down to [`LABELLED_TO`].
+const LABELLED_FROM: u32 = 18;
+const LABELLED_TO: u32 = 6;
+
+/// Plies of the opening played at random.
+const RANDOM_PLIES: u32 = 8;
+
+/// Ridge penalty per weight, in squared discs.
+const RIDGE: f64 = 2.0;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("gen") if args.len() == 4 => generate(args[1].parse()?, args[2].parse()?, &args[3]),
+        Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
+        _ => Err("usage: train_othello_eval gen GAMES SEED OUT | fit OUT SAMPLES...".into()),
+    }
+}
+
+fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let lines: Vec<String> = (0..games)
+        .into_par_iter()
+        .flat_map_iter(|g| {
+            let lines = play_and_label(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n % 500 == 0 {
+                eprintln!("{n} games");
+            }
+            lines
+        })
+        .collect();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
+    for line in &lines {
+        writeln!(file, "{line}")?;
+    }
+    eprintln!("{} positions written to {out}", lines.len());
+    Ok(())
+}
+
+/// One game's labelled positions.
+fn play_and_label(seed: u64) -> Vec<String> {
+    let mut rng = SplitMix64(seed);
+    let engine = Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() });
+    let mut board = Othello.start();
+    let mut moves = Vec::new();
+    let mut lines = Vec::new();
+    for ply in 0.. {
+        moves.clear();
+        Othello.moves(&board, &mut moves);
+        if moves.is_empty() || board.empties() < LABELLED_TO {
+            break;
+        }
+        if board.empties() <= LABELLED_FROM {
+            let score = engine.solve(&board, Limits::default()).value;
+            lines.push(format!("{:016x} {:016x} {score}", board.player, board.opponent));
+        }
+        let pick = if ply < RANDOM_PLIES {
+            rng.below(moves.len() as u64) as usize
+        } else {
+            noisy_best(&board, &moves, &mut rng)
+        };
+        board = Othello.play(&board, moves[pick]);
+    }
+    lines
+}
+
+/// The move that the evaluation, less the opponent's replies, prefers once each gets noise of up
+/// to 4 discs.
+fn noisy_best(board: &Board, moves: &[u8], rng: &mut SplitMix64) -> usize {
+    (0..moves.len())
+        .max_by_key(|&i| {
+            let child = Othello.play(board, moves[i]);
+            let replies = legal_moves(child.player, child.opponent).count_ones() as i32;
+            -4 * (Othello.evaluate(&child) + replies) + rng.below(33) as i32
+        })
+        .unwrap_or(0)
+}
+
+fn read_samples(files: &[String]) -> Result<Vec<(Board, i32)>, Box<dyn std::error::Error>> {
+    let mut samples = Vec::new();
+    for path in files {
+        for (n, line) in std::io::BufReader::new(std::fs::File::open(path)?).lines().enumerate() {
+            let line = line?;
+            let bad = || format!("{path}:{}: expected PLAYER OPPONENT SCORE", n + 1);
+            let mut fields = line.split_whitespace();
+            let mut next = || fields.next().ok_or_else(bad);
+            let player = u64::from_str_radix(next()?, 16).map_err(|_| bad())?;
+            let opponent = u64::from_str_radix(next()?, 16).map_err(|_| bad())?;
+            let score: i32 = next()?.parse().map_err(|_| bad())?;
+            samples.push((Board { player, opponent, black_to_move: true }, score));
+        }
+    }
+    Ok(samples)
+}
+
+fn fit(out: &str, files: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let all = read_samples(files)?;
+    // The last tenth (whole games, as the file keeps each game's positions together) checks the
+    // fit on positions it did not see.
+    let (samples, held) = all.split_at(all.len() - all.len() / 10);
+    eprintln!("{} samples, {} held out", samples.len(), held.len());
+    let penalty: f64 = std::env::var("RIDGE").ok().and_then(|r| r.parse().ok()).unwrap_or(RIDGE);
+    let mut weights = Weights::zero();
+    for stage in 0..STAGES {
+        // A stage learns from its own empties and two more on either side, for smoother steps.
+        let own: Vec<u32> = (0..=60).filter(|&e| eval::stage_of(e) == stage).collect();
+        let (low, high) = (own[0].saturating_sub(2), own[own.len() - 1] + 2);
+        let rows: Vec<Row> =
+            samples.iter().filter(|(b, _)| (low..=high).contains(&b.empties())).map(row).collect();
+        let checks: Vec<Row> =
+            held.iter().filter(|(b, _)| eval::stage_of(b.empties()) == stage).map(row).collect();
+        let (w, mobility, bias) = ridge(&rows, penalty);
+        let rms = |rows: &[Row]| {
+            let squares: f64 =
+                rows.iter().map(|(i, m, y)| (predict(&w, mobility, bias, i, *m) - y).powi(2)).sum();
+            (squares / rows.len().max(1) as f64).sqrt()
+        };
+        eprintln!(
+            "stage {stage}: {} positions, error {:.2} discs (root mean square); {} held out, {:.2}",
+            rows.len(),
+            rms(&rows),
+            checks.len(),
+            rms(&checks)
+        );
+        weights.set_stage(stage, |i| w[patterns::canonical(i as u32) as usize], mobility, bias);
+    }
+    weights.write(out)?;
+    Ok(())
+}
+
+/// A sample as the fit sees it: canonical pattern indices, mobility, score.
+type Row = (Vec<u32>, f64, f64);
+
+fn row((b, score): &(Board, i32)) -> Row {
+    let idx = patterns::indices(b.player, b.opponent).map(patterns::canonical).to_vec();
+    (idx, eval::mobility(b.player, b.opponent) as f64, *score as f64)
+}
+
+fn predict(w: &[f64], mobility: f64, bias: f64, idx: &[u32], m: f64) -> f64 {
+    idx.iter().map(|&i| w[i as usize]).sum::<f64>() + mobility * m + bias
+}
+
+/// Ridge regression over the pattern weights, a mobility weight and a bias, by conjugate
+/// gradients on the normal equations.
+fn ridge(rows: &[Row], penalty: f64) -> (Vec<f64>, f64, f64) {
+    let n = WEIGHTS + 2;
+    // The design matrix times a vector, and its transpose times a vector.
+    let times = |x: &[f64]| -> Vec<f64> {
+        rows.iter().map(|(i, m, _)| predict(&x[..WEIGHTS], x[WEIGHTS], x[WEIGHTS + 1], i, *m)).collect()
+    };
+    let transposed = |r: &[f64]| -> Vec<f64> {
+        let mut g = vec![0.0; n];
+        for ((idx, m, _), &e) in rows.iter().zip(r) {
+            for &i in idx {
+                g[i as usize] += e;
+            }
+            g[WEIGHTS] += m * e;
+            g[WEIGHTS + 1] += e;
+        }
+        g
+    };
+    let normal = |x: &[f64]| -> Vec<f64> {
+        let mut g = transposed(&times(x));
+        for (gi, xi) in g.iter_mut().zip(x).take(WEIGHTS) {
+            *gi += penalty * xi;
+        }
+        g
+    };
+    let y: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    let mut x = vec![0.0; n];
+    let mut r = transposed(&y);
+    let mut d = r.clone();
+    let mut rr: f64 = r.iter().map(|v| v * v).sum();
+    for _ in 0..300 {
+        if rr < 1e-6 {
+            break;
+        }
+        let q = normal(&d);
+        let step = rr / d.iter().zip(&q).map(|(a, b)| a * b).sum::<f64>();
+        for i in 0..n {
+            x[i] += step * d[i];
+            r[i] -= step * q[i];
+        }
+        let next: f64 = r.iter().map(|v| v * v).sum();
+        for i in 0..n {
+            d[i] = r[i] + next / rr * d[i];
+        }
+        rr = next;
+    }
+    (x[..WEIGHTS].to_vec(), x[WEIGHTS], x[WEIGHTS + 1])
+}

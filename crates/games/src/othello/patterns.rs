@@ -1,0 +1,183 @@
+//! The board patterns of the evaluation: groups of squares (edges, corners, lines, diagonals)
+//! whose every configuration of empty, own and other discs gets a weight of its own, as in the
+//! strongest Othello programs. A pattern is listed once and applied under the board's eight
+//! symmetries; all its images share the weights, so the fitted values are symmetric.
+//!
+//! [`indices`] turns a position into one weight index per pattern image, the input of both the
+//! evaluation and the program that fits the weights.
+
+/// The base patterns as squares (A1 = 0, H1 = 7, H8 = 63), in the order of their digits.
+const BASE: [&[u8]; 11] = [
+    // A corner's 3 x 3 block.
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    // A corner's 5 x 2 block.
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    // An edge and the two X-squares next to it.
+    &[9, 0, 1, 2, 3, 4, 5, 6, 7, 14],
+    // The second, third and fourth lines.
+    &[8, 9, 10, 11, 12, 13, 14, 15],
+    &[16, 17, 18, 19, 20, 21, 22, 23],
+    &[24, 25, 26, 27, 28, 29, 30, 31],
+    // The main diagonal and the diagonals of 7 down to 4 squares.
+    &[0, 9, 18, 27, 36, 45, 54, 63],
+    &[1, 10, 19, 28, 37, 46, 55],
+    &[2, 11, 20, 29, 38, 47],
+    &[3, 12, 21, 30, 39],
+    &[4, 13, 22, 31],
+];
+
+/// How many pattern images a position has: the base patterns under the symmetries, each
+/// distinct set of squares once.
+pub const IMAGES: usize = 46;
+
+/// Weights per evaluation stage: one per configuration of each base pattern.
+pub const WEIGHTS: usize = {
+    let mut total = 0;
+    let mut i = 0;
+    while i < BASE.len() {
+        total += 3usize.pow(BASE[i].len() as u32);
+        i += 1;
+    }
+    total
+};
+
+/// One pattern image: its squares in digit order, and where its base pattern's weights start.
+#[derive(Clone, Copy)]
+struct Image {
+    squares: [u8; 10],
+    len: usize,
+    offset: u32,
+}
+
+/// The pattern images, computed once.
+static TABLE: [Image; IMAGES] = images();
+
+/// The square `sq` under symmetry `s` (bit 0: mirror files, bit 1: mirror ranks, bit 2:
+/// transpose).
+const fn transform(sq: u8, s: u8) -> u8 {
+    let (mut x, mut y) = (sq % 8, sq / 8);
+    if s & 4 != 0 {
+        (x, y) = (y, x);
+    }
+    if s & 1 != 0 {
+        x = 7 - x;
+    }
+    if s & 2 != 0 {
+        y = 7 - y;
+    }
+    y * 8 + x
+}
+
+const fn images() -> [Image; IMAGES] {
+    let mut table = [Image { squares: [0; 10], len: 0, offset: 0 }; IMAGES];
+    let mut count = 0;
+    let mut offset = 0u32;
+    let mut b = 0;
+    while b < BASE.len() {
+        let base = BASE[b];
+        let mut seen = [0u64; 8];
+        let mut s = 0;
+        while s < 8 {
+            let mut image = Image { squares: [0; 10], len: base.len(), offset };
+            let mut set = 0u64;
+            let mut i = 0;
+            while i < base.len() {
+                image.squares[i] = transform(base[i], s);
+                set |= 1u64 << image.squares[i];
+                i += 1;
+            }
+            let mut new = true;
+            let mut k = 0;
+            while k < s as usize {
+                if seen[k] == set {
+                    new = false;
+                }
+                k += 1;
+            }
+            seen[s as usize] = set;
+            if new {
+                table[count] = image;
+                count += 1;
+            }
+            s += 1;
+        }
+        offset += 3u32.pow(base.len() as u32);
+        b += 1;
+    }
+    assert!(count == IMAGES);
+    table
+}
+
+/// The weight index of every pattern image of the position (`p` to move against `o`): a square's
+/// digit is 0 when empty, 1 for `p`'s disc, 2 for `o`'s, the first square the most significant.
+pub fn indices(p: u64, o: u64) -> [u32; IMAGES] {
+    let mut out = [0u32; IMAGES];
+    for (slot, image) in out.iter_mut().zip(TABLE.iter()) {
+        let mut index = 0u32;
+        for &sq in &image.squares[..image.len] {
+            let digit = (p >> sq & 1) as u32 + 2 * (o >> sq & 1) as u32;
+            index = index * 3 + digit;
+        }
+        *slot = image.offset + index;
+    }
+    out
+}
+
+/// The smaller of `index` and the index of the same configuration mirrored onto itself, for the
+/// patterns that a symmetry maps onto their own squares (a line read backwards, a corner block
+/// transposed): two indices that must share a weight for the evaluation to be symmetric.
+pub fn canonical(index: u32) -> u32 {
+    let mut offset = 0;
+    for base in BASE {
+        let size = 3u32.pow(base.len() as u32);
+        if index < offset + size {
+            let Some(perm) = self_symmetry(base) else { return index };
+            let digits: Vec<u32> = (0..base.len())
+                .map(|i| (index - offset) / 3u32.pow((base.len() - 1 - i) as u32) % 3)
+                .collect();
+            let mirrored = perm.iter().fold(0, |acc, &j| acc * 3 + digits[j]);
+            return offset + (index - offset).min(mirrored);
+        }
+        offset += size;
+    }
+    index
+}
+
+/// For a base pattern that a symmetry other than the identity maps onto its own squares: the
+/// position in the pattern of each of its squares' images.
+fn self_symmetry(base: &[u8]) -> Option<Vec<usize>> {
+    (1..8).find_map(|s| {
+        base.iter().map(|&sq| base.iter().position(|&t| t == transform(sq, s))).collect::<Option<Vec<_>>>()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_cover_each_pattern_under_every_symmetry() {
+        // Edge squares are covered by the edge pattern four times over (once per edge) ...
+        let mut edge_cover = [0u32; 64];
+        let edge_offset = 3u32.pow(9) + 3u32.pow(10);
+        for image in TABLE.iter().filter(|i| i.offset == edge_offset) {
+            for &sq in &image.squares[..image.len] {
+                edge_cover[sq as usize] += 1;
+            }
+        }
+        assert_eq!(edge_cover[0], 2, "A1 is on two edges");
+        assert_eq!(edge_cover[3], 1);
+        assert_eq!(edge_cover[9], 2, "B2 is an X-square of both edges through A1");
+        assert_eq!(edge_cover.iter().sum::<u32>(), 40);
+        // ... and the same position seen under a symmetry has the same multiset of indices.
+        let (p, o) = (0x0000_1c38_1000_0301u64, 0x0102_2040_0810_0c00u64);
+        let mirror =
+            |b: u64| (0..64).filter(|&sq| b >> sq & 1 == 1).fold(0u64, |m, sq| m | 1 << transform(sq, 5));
+        let mut a = indices(p, o).map(canonical);
+        let mut b = indices(mirror(p), mirror(o)).map(canonical);
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+        assert!(indices(p, o).iter().all(|&i| (i as usize) < WEIGHTS));
+    }
+}
