@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use super::bitboard::legal_moves;
-use super::patterns::{self, WEIGHTS};
+use super::patterns::{self, Indices, IMAGES, WEIGHTS};
 
 /// How many weight sets there are, by empties: see [`stage_of`].
 pub const STAGES: usize = 4;
@@ -60,21 +60,27 @@ pub fn evaluate_fine(p: u64, o: u64) -> i32 {
 
 /// The value of a fail-soft alpha-beta search `depth` plies deep with the evaluation at its
 /// leaves, in 1/[`SCALE`] disc, for the player `p` to move: to order moves and to guess a score.
-pub fn search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+pub fn search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    search_from(p, o, &Indices::new(p, o), depth, alpha, beta)
+}
+
+/// [`search`] given the position's pattern indices.
+pub fn search_from(p: u64, o: u64, indices: &Indices, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     if depth == 0 {
-        return evaluate_fine(p, o);
+        return TRAINED.fine_from(&indices.mover, p, o);
     }
     let moves = legal_moves(p, o);
     if moves == 0 {
         if legal_moves(o, p) == 0 {
             return super::endgame::final_score(p, o) * SCALE;
         }
-        return -search(o, p, depth, -beta, -alpha);
+        return -search_from(o, p, &indices.pass(), depth, -beta, -alpha);
     }
     let mut best = i32::MIN + 1;
     for sq in super::bitboard::squares(moves) {
         let f = super::bitboard::flips(p, o, sq);
-        let v = -search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+        let next = indices.play(sq, f);
+        let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha);
         if v > best {
             best = v;
             alpha = alpha.max(v);
@@ -106,8 +112,14 @@ impl Weights {
 
     /// The prediction in 1/[`SCALE`] disc.
     fn fine(&self, p: u64, o: u64) -> i32 {
+        self.fine_from(&patterns::indices(p, o), p, o)
+    }
+
+    /// The prediction in 1/[`SCALE`] disc, given the position's pattern indices.
+    #[inline]
+    fn fine_from(&self, indices: &[u32; IMAGES], p: u64, o: u64) -> i32 {
         let s = &self.stages[stage_of(64 - (p | o).count_ones())];
-        let sum: i32 = patterns::indices(p, o).iter().map(|&i| i32::from(s.patterns[i as usize])).sum();
+        let sum: i32 = indices.iter().map(|&i| i32::from(s.patterns[i as usize])).sum();
         sum + i32::from(s.mobility) * mobility(p, o) + i32::from(s.bias)
     }
 

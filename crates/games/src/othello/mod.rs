@@ -134,19 +134,33 @@ impl Evaluate for Othello {
     /// [`EVAL_ORDER_FROM`] empties on, the value of a shallow search of each move as well.
     fn order_moves(&self, b: &Board, moves: &mut [u8]) {
         let empties = b.empties();
-        let depth = (empties >= EVAL_ORDER_FROM).then(|| (empties - EVAL_ORDER_FROM) / 2);
+        if empties < EVAL_ORDER_FROM {
+            moves.sort_by_cached_key(|&mv| {
+                if mv == PASS {
+                    return 0;
+                }
+                let next = self.play(b, mv);
+                endgame::engine_order(next.player, next.opponent, u32::from(mv))
+            });
+            return;
+        }
+        let depth = (empties - EVAL_ORDER_FROM) / 2;
+        let indices = patterns::Indices::new(b.player, b.opponent);
         moves.sort_by_cached_key(|&mv| {
             if mv == PASS {
                 return 0;
             }
-            let next = self.play(b, mv);
-            let key = endgame::engine_order(next.player, next.opponent, u32::from(mv));
-            match depth {
-                Some(d) => {
-                    key + EVAL_WEIGHT * eval::search(next.player, next.opponent, d, -EVAL_BOUND, EVAL_BOUND)
-                }
-                None => key,
-            }
+            let f = flips(b.player, b.opponent, u32::from(mv));
+            let next = b.after(u32::from(mv), f);
+            let value = eval::search_from(
+                next.player,
+                next.opponent,
+                &indices.play(u32::from(mv), f),
+                depth,
+                -EVAL_BOUND,
+                EVAL_BOUND,
+            );
+            endgame::engine_order(next.player, next.opponent, u32::from(mv)) + EVAL_WEIGHT * value
         });
     }
 

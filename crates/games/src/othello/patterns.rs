@@ -123,6 +123,77 @@ pub fn indices(p: u64, o: u64) -> [u32; IMAGES] {
     out
 }
 
+/// The most pattern images a square belongs to.
+const MOST_PER_SQUARE: usize = 10;
+
+/// Per square, the pattern images through it with the square's digit weight (power of 3) in
+/// each, and how many there are.
+static SQUARE_IMAGES: [([(u8, u32); MOST_PER_SQUARE], usize); 64] = {
+    let mut table = [([(0u8, 0u32); MOST_PER_SQUARE], 0usize); 64];
+    let mut image = 0;
+    while image < IMAGES {
+        let squares = &TABLE[image].squares;
+        let len = TABLE[image].len;
+        let mut i = 0;
+        while i < len {
+            let entry = &mut table[squares[i] as usize];
+            assert!(entry.1 < MOST_PER_SQUARE);
+            entry.0[entry.1] = (image as u8, 3u32.pow((len - 1 - i) as u32));
+            entry.1 += 1;
+            i += 1;
+        }
+        image += 1;
+    }
+    table
+};
+
+/// The weight indices of a position from both players' points of view, kept up to date move by
+/// move: a move changes a few squares, so this is much cheaper than [`indices`] in a search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Indices {
+    /// As [`indices`] gives them for the player to move.
+    pub mover: [u32; IMAGES],
+    /// As [`indices`] gives them for the other player.
+    pub other: [u32; IMAGES],
+}
+
+impl Indices {
+    /// The indices of the position with `p` to move against `o`.
+    pub fn new(p: u64, o: u64) -> Indices {
+        Indices { mover: indices(p, o), other: indices(o, p) }
+    }
+
+    /// The indices after the player to move puts a disc on `sq` and turns `flipped`: the
+    /// other player is then to move.
+    #[inline]
+    pub fn play(&self, sq: u32, flipped: u64) -> Indices {
+        // Seen by the next player to move, the new disc is an other's (digit 2) and the turned
+        // discs go from 1 to 2; seen by the player who moved, 0 to 1 and 2 to 1.
+        let mut next = Indices { mover: self.other, other: self.mover };
+        let (images, count) = &SQUARE_IMAGES[sq as usize];
+        for &(image, power) in &images[..*count] {
+            next.mover[image as usize] += 2 * power;
+            next.other[image as usize] += power;
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let (images, count) = &SQUARE_IMAGES[f.trailing_zeros() as usize];
+            for &(image, power) in &images[..*count] {
+                next.mover[image as usize] += power;
+                next.other[image as usize] -= power;
+            }
+            f &= f - 1;
+        }
+        next
+    }
+
+    /// The indices after a pass.
+    #[inline]
+    pub fn pass(&self) -> Indices {
+        Indices { mover: self.other, other: self.mover }
+    }
+}
+
 /// The smaller of `index` and the index of the same configuration mirrored onto itself, for the
 /// patterns that a symmetry maps onto their own squares (a line read backwards, a corner block
 /// transposed): two indices that must share a weight for the evaluation to be symmetric.
@@ -154,6 +225,31 @@ fn self_symmetry(base: &[u8]) -> Option<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indices_kept_move_by_move_equal_fresh_ones() {
+        let mut rng = gamegraph::rng::SplitMix64(11);
+        for _ in 0..200 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut kept = Indices::new(p, o);
+            loop {
+                let moves = super::super::legal_moves(p, o);
+                if moves == 0 {
+                    if super::super::legal_moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o, kept) = (o, p, kept.pass());
+                    continue;
+                }
+                let pick = rng.below(u64::from(moves.count_ones())) as usize;
+                let sq = super::super::bitboard::squares(moves).nth(pick).unwrap();
+                let f = super::super::flips(p, o, sq);
+                kept = kept.play(sq, f);
+                (p, o) = (o & !f, p | f | (1u64 << sq));
+                assert_eq!(kept, Indices::new(p, o));
+            }
+        }
+    }
 
     #[test]
     fn images_cover_each_pattern_under_every_symmetry() {
