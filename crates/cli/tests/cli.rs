@@ -540,4 +540,9 @@ fn othello_perft_solve_and_bench() {
     assert!(fails(&["bench", "othello", obf.to_str().unwrap()], "").contains("line 1"));
     assert!(fails(&["solve", "othello", "XO-"], "").contains("column 4"));
     assert!(fails(&["perft", "chess", "3"], "").contains("unknown game"));
+    // A depth-limited search from the start: the ordering searches follow the depth limit, not
+    // the 60 empties (which would not finish).
+    let start = "---------------------------OX------XO--------------------------- X";
+    let searched = ok(&["search", "othello", start, "--depth", "6", "--threads", "1"]);
+    assert!(["D3", "C4", "F5", "E6"].iter().any(|m| searched.contains(m)), "{searched}");
 }

@@ -565,7 +565,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         if self.game.search_moves(pos, &mut moves).is_some() {
             return self.immediate_move(pos);
         }
-        self.game.order_moves(pos, &mut moves);
+        self.game.order_moves(pos, &mut moves, UNLIMITED);
         for &mv in &moves {
             let child = self.game.play(pos, mv);
             let r = -self.negamax(&child, UNLIMITED, 1, -value, -value + 1);
@@ -813,7 +813,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             cut = self.search_move(pos, mv, &mut node, depth, ply, beta);
         }
         if !cut && !self.aborted {
-            self.game.order_moves(pos, moves);
+            self.game.order_moves(pos, moves, depth);
             let mut order = std::mem::take(&mut self.orders[ply]);
             self.move_order(moves, tt_move, ply, &mut order);
             // Start loading the children's table buckets: the search is bound by memory

@@ -171,7 +171,9 @@ pub trait Evaluate: Game {
     }
 
     /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
-    fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
+    /// `depth` is how many plies the caller will search below (`u32::MAX`: to the end of the
+    /// game), so that a game can spend more on ordering where the subtree is big enough to repay it.
+    fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move], _depth: u32) {}
 
     /// The exact score of a non-final position when it is known without search (a win on the
     /// next move, say); `None` by default. Exact searches trust it as a leaf value.

@@ -165,7 +165,7 @@ impl<G: Evaluate> Searcher<'_, G> {
             return value;
         }
         self.step(StepKind::Enter, alpha, beta, None);
-        self.game.order_moves(pos, &mut moves);
+        self.game.order_moves(pos, &mut moves, depth);
         let prune = self.options.algorithm == Algorithm::AlphaBeta;
         let mut best = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {

@@ -254,7 +254,7 @@ impl Evaluate for TreeGame<'_> {
         -self.final_loss(pos)
     }
 
-    fn order_moves(&self, pos: &u32, moves: &mut [u32]) {
+    fn order_moves(&self, pos: &u32, moves: &mut [u32], _depth: u32) {
         if self.order == MoveOrder::Natural {
             return;
         }

@@ -326,7 +326,7 @@ impl Evaluate for Connect4 {
     }
 
     /// Moves that create the most threats first; ties from the centre outwards.
-    fn order_moves(&self, b: &Board, moves: &mut [u8]) {
+    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
         let key = |c: u8| {
             let c32 = u32::from(c);
             let cell = self.drop_cell(b.mask, c32);

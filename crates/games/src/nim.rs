@@ -146,7 +146,7 @@ impl Evaluate for Nim {
     }
 
     /// Moves that leave a zero nim-sum first.
-    fn order_moves(&self, heaps: &Vec<u16>, moves: &mut [Take]) {
+    fn order_moves(&self, heaps: &Vec<u16>, moves: &mut [Take], _depth: u32) {
         let sum = heaps.iter().fold(0, |x, &h| x ^ h);
         moves.sort_by_key(|m| {
             let h = heaps[m.heap as usize];

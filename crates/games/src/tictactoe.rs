@@ -257,7 +257,7 @@ impl Evaluate for TicTacToe {
     }
 
     /// Centre, then corners, then edges.
-    fn order_moves(&self, _pos: &Board, moves: &mut [u8]) {
+    fn order_moves(&self, _pos: &Board, moves: &mut [u8], _depth: u32) {
         const RANK: [u8; 9] = [1, 2, 1, 2, 0, 2, 1, 2, 1];
         moves.sort_by_key(|&c| RANK[c as usize]);
     }

@@ -132,8 +132,9 @@ impl Evaluate for Othello {
 
     /// Fastest first with Edax's refinements (see `endgame::engine_order`), and from
     /// [`EVAL_ORDER_FROM`] empties on, the value of a shallow search of each move as well.
-    fn order_moves(&self, b: &Board, moves: &mut [u8]) {
-        let empties = b.empties();
+    fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
+        // In a depth-limited search, the subtree ends before the game does.
+        let empties = b.empties().min(depth);
         if empties < EVAL_ORDER_FROM {
             moves.sort_by_cached_key(|&mv| {
                 if mv == PASS {

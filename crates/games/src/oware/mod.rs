@@ -152,7 +152,7 @@ impl Evaluate for Oware {
     }
 
     /// Captures first, the largest first.
-    fn order_moves(&self, pos: &OwarePosition, moves: &mut [u8]) {
+    fn order_moves(&self, pos: &OwarePosition, moves: &mut [u8], _depth: u32) {
         let sowings = self.rules.sowings(&pos.pits);
         let captured = |mv: u8| sowings.as_slice().iter().find(|m| m.pit == mv).map_or(0, |m| m.captured);
         moves.sort_by_key(|&mv| std::cmp::Reverse(captured(mv)));
