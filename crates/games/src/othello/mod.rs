@@ -27,6 +27,12 @@ const STABILITY_FROM: u32 = 12;
 /// or a third as deep, 7 to 9 s; one ply deeper saves nodes but costs time (6.9 s).
 const EVAL_ORDER_FROM: u32 = 14;
 
+/// The deepest ordering search. Uncapped, FFO #59 (34 empties, 10-ply ordering searches without a
+/// table) took 440 s for 18 M nodes; capped at 8 it takes 12.8 s, at 6 0.6 s, but a cap of 6 also
+/// cost FFO #57 (30 empties) 274 s and 3.0 G nodes against 253 s and 1.9 G. FFO #40-#58 never
+/// order deeper than 8 plies, so their figures hold with this cap.
+const EVAL_ORDER_DEPTH: u32 = 8;
+
 /// The weight of the searched value (in 1/128 disc) in the ordering key, where one more reply
 /// for the opponent weighs 32768: 96 makes a reply worth about 2.7 discs. Measured on FFO
 /// #40-#44: 64 6.07 s, 96 5.95 s, 128 6.14 s; with the third as deep search, 256 cost 8.6 s
@@ -145,7 +151,7 @@ impl Evaluate for Othello {
             });
             return;
         }
-        let depth = (empties - EVAL_ORDER_FROM) / 2;
+        let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
         let indices = patterns::Indices::new(b.player, b.opponent);
         moves.sort_by_cached_key(|&mv| {
             if mv == PASS {
