@@ -136,7 +136,6 @@ pub(super) fn fastest_first(p: u64, o: u64, sq: u32) -> i32 {
 /// then the square's value. `p` is to move after the move to `sq` by `o`.
 #[inline]
 pub(super) fn engine_order(p: u64, o: u64, sq: u32) -> i32 {
-    const CORNERS: u64 = 0x8100_0000_0000_0081;
     let replies = legal_moves(p, o);
     let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
     let potential = (neighbours(o) & !(p | o)).count_ones();
@@ -151,9 +150,12 @@ fn corner_stability(p: u64) -> u32 {
         | ((0x8000_0000_0000_0080 & p) >> 1)
         | ((0x0000_0000_0000_0081 & p) << 8)
         | ((0x8100_0000_0000_0000 & p) >> 8)
-        | 0x8100_0000_0000_0081;
+        | CORNERS;
     (stable & p).count_ones()
 }
+
+/// The four corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// How good a square usually is to play, from -5 to 10: corners best, their neighbours worst.
 #[rustfmt::skip]

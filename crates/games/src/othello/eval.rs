@@ -49,7 +49,11 @@ static TRAINED: LazyLock<Weights> = LazyLock::new(|| {
 
 /// The predicted final disc difference for the player to move (`p` against `o`), in discs.
 pub fn evaluate(p: u64, o: u64) -> i32 {
-    let fine = TRAINED.fine(p, o);
+    to_discs(TRAINED.fine(p, o))
+}
+
+/// A value in 1/[`SCALE`] disc rounded to whole discs, within the scores of a game.
+pub fn to_discs(fine: i32) -> i32 {
     ((fine + fine.signum() * SCALE / 2) / SCALE).clamp(-64, 64)
 }
 

@@ -141,33 +141,24 @@ impl Evaluate for Othello {
     fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
         // In a depth-limited search, the subtree ends before the game does.
         let empties = b.empties().min(depth);
-        if empties < EVAL_ORDER_FROM {
-            moves.sort_by_cached_key(|&mv| {
-                if mv == PASS {
-                    return 0;
-                }
-                let next = self.play(b, mv);
-                endgame::engine_order(next.player, next.opponent, u32::from(mv))
-            });
-            return;
-        }
-        let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
-        let indices = patterns::Indices::new(b.player, b.opponent);
+        // The ordering search's depth, and the pattern indices it starts from.
+        let searched = (empties >= EVAL_ORDER_FROM).then(|| {
+            let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
+            (depth, patterns::Indices::new(b.player, b.opponent))
+        });
         moves.sort_by_cached_key(|&mv| {
             if mv == PASS {
                 return 0;
             }
-            let f = flips(b.player, b.opponent, u32::from(mv));
-            let next = b.after(u32::from(mv), f);
-            let value = eval::search_from(
-                next.player,
-                next.opponent,
-                &indices.play(u32::from(mv), f),
-                depth,
-                -EVAL_BOUND,
-                EVAL_BOUND,
-            );
-            endgame::engine_order(next.player, next.opponent, u32::from(mv)) + EVAL_WEIGHT * value
+            let sq = u32::from(mv);
+            let f = flips(b.player, b.opponent, sq);
+            let next = b.after(sq, f);
+            let key = endgame::engine_order(next.player, next.opponent, sq);
+            let Some((depth, indices)) = &searched else { return key };
+            let child = indices.play(sq, f);
+            let value =
+                eval::search_from(next.player, next.opponent, &child, *depth, -EVAL_BOUND, EVAL_BOUND);
+            key + EVAL_WEIGHT * value
         });
     }
 
@@ -175,7 +166,7 @@ impl Evaluate for Othello {
     fn estimate(&self, b: &Board) -> Option<i32> {
         let depth = (b.empties().saturating_sub(10) / 2).min(6);
         let fine = eval::search(b.player, b.opponent, depth, -EVAL_BOUND, EVAL_BOUND);
-        Some(((fine + fine.signum() * eval::SCALE / 2) / eval::SCALE).clamp(-64, 64))
+        Some(eval::to_discs(fine))
     }
 
     /// Stable discs: the opponent's bound the player's score from above, and the other way.
