@@ -190,12 +190,12 @@ struct EngineArgs {
     #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
     hash: u32,
     /// Turn on optional engine techniques, off by default because they did not pay on the games
-    /// measured (comma-separated: killers, history, etc for enhanced transposition cutoffs, mtdf
-    /// for MTD(f) instead of aspiration windows in iterative deepening).
+    /// measured (comma-separated: killers, history, mtdf for MTD(f) instead of aspiration windows
+    /// in iterative deepening).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     with: Vec<Technique>,
     /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
-    /// aspiration).
+    /// aspiration, etc for enhanced transposition cutoffs near the root).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     without: Vec<Technique>,
 }

@@ -60,11 +60,12 @@ impl Default for EngineSettings {
             aspiration: true,
             mtdf: false,
             // Measured on Connect 4: killers and history override the game's far better ordering
-            // hint and multiply the nodes by six; ETC saves a quarter of the nodes but costs as
-            // much time. Off by default, on by choice.
+            // hint and multiply the nodes by six. Off by default, on by choice.
             killers: false,
             history: false,
-            etc: false,
+            // Near the root, with the children's buckets prefetched together: Test_L1_R3 (first
+            // 10, 1 thread) 2.67 s to 2.41 s, FFO #40-#44 (2 threads) 5.10 s to 4.64 s.
+            etc: true,
         }
     }
 }
@@ -385,10 +386,11 @@ struct Worker<'e, G: Evaluate> {
     id: usize,
     stats: SearchStats,
     buffers: Vec<Vec<G::Move>>,
-    /// Per ply, the order (indices into the move buffer) to search moves in.
-    orders: Vec<Vec<u8>>,
     /// Per ply, the moves as generated, before ordering (table entries index into them).
     generated: Vec<Vec<G::Move>>,
+    /// Per ply, the first children in search order with their table keys, computed to prefetch
+    /// their table buckets and kept for their search.
+    children: Vec<Vec<(G::Position, u64)>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -424,8 +426,14 @@ const QUICK_SPLIT_NODES: u64 = 2_000;
 /// How many children's table buckets a node prefetches before searching them.
 const PREFETCHED_CHILDREN: usize = 8;
 
+/// Enhanced transposition cutoffs are tried at nodes less than this many plies deep, where
+/// subtrees are big enough to repay the probes. Measured with 1 thread on the first 100
+/// positions of Test_L1_R2: 128.7 ms without, 132.3 ms at every ply, 119.1 ms below 12 plies,
+/// 116.4 ms below 20, 123.0 ms below 24.
+const ETC_PLIES: usize = 20;
+
 /// Exact solves search younger brothers in parallel at nodes less than this many plies deep.
-const SPLIT_PLIES: usize = 6;
+const SPLIT_PLIES: usize = 14;
 
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -462,8 +470,8 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             id,
             stats: SearchStats::default(),
             buffers: Vec::new(),
-            orders: Vec::new(),
             generated: Vec::new(),
+            children: Vec::new(),
             killers: Vec::new(),
             history: Vec::new(),
             root_best: None,
@@ -680,6 +688,19 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     }
 
     fn negamax(&mut self, pos: &G::Position, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.negamax_keyed(pos, None, depth, ply, alpha, beta)
+    }
+
+    /// [`Worker::negamax`] with the position's table key, if the caller computed it already.
+    fn negamax_keyed(
+        &mut self,
+        pos: &G::Position,
+        key: Option<u64>,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.stats.nodes += 1;
         if ply == 0 {
             self.path.clear();
@@ -690,8 +711,8 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         }
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
-            self.orders.resize_with(ply + 1, Vec::new);
             self.generated.resize_with(ply + 1, Vec::new);
+            self.children.resize_with(ply + 1, Vec::new);
             self.killers.resize(ply + 1, [None, None]);
         }
         // Below the root, the game may solve small subproblems itself, faster than a search.
@@ -701,10 +722,13 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 return from_node(score, ply);
             }
         }
-        // Start fetching this node's table bucket now: the memory latency then overlaps move
-        // generation instead of stalling the probe.
-        let key = self.game.key(pos);
-        self.tt.prefetch(key);
+        // Start fetching this node's table bucket now (unless the parent did): the memory
+        // latency then overlaps move generation instead of stalling the probe.
+        let key = key.unwrap_or_else(|| {
+            let key = self.game.key(pos);
+            self.tt.prefetch(key);
+            key
+        });
         if G::CYCLES {
             if let Some(at) = self.path.iter().position(|&k| k == key) {
                 self.repeated_at = self.repeated_at.min(at);
@@ -774,13 +798,6 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 }
             }
         }
-        // Not at the root either: it must be searched to have a best move.
-        if self.settings.etc && depth > 2 && ply > 0 {
-            if let Some(score) = self.enhanced_cutoff(pos, moves, tt_depth, ply, beta) {
-                self.stats.etc_cutoffs += 1;
-                return score;
-            }
-        }
         self.search_children(pos, moves, tt_move, key, depth, ply, alpha, beta)
     }
 
@@ -805,37 +822,21 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         // Table indices refer to the moves as generated, before ordering.
         let tt_index = tt_move.filter(|&i| (i as usize) < moves.len());
         let tt_move = tt_index.map(|i| moves[i as usize]);
-        let mut generated = std::mem::take(&mut self.generated[ply]);
-        generated.clear();
-        generated.extend_from_slice(moves);
         let mut cut = false;
         if let Some(mv) = tt_move {
-            cut = self.search_move(pos, mv, &mut node, depth, ply, beta);
+            let child = self.game.play(pos, mv);
+            cut = self.search_move(&child, None, mv, &mut node, depth, ply, beta);
         }
+        let mut best_index = tt_index;
         if !cut && !self.aborted {
-            self.game.order_moves(pos, moves, depth);
-            let mut order = std::mem::take(&mut self.orders[ply]);
-            self.move_order(moves, tt_move, ply, &mut order);
-            // Start loading the children's table buckets: the search is bound by memory
-            // latency, and these loads overlap the work on the first child.
-            for &i in order.iter().take(PREFETCHED_CHILDREN) {
-                let child = self.game.play(pos, moves[i as usize]);
-                self.tt.prefetch(self.game.key(&child));
-            }
-            for (k, &i) in order.iter().enumerate() {
-                if node.searched > 0 && order.len() - k >= 2 && self.splits_at(depth, ply) {
-                    let rest: Vec<G::Move> = order[k..].iter().map(|&i| moves[i as usize]).collect();
-                    self.search_in_parallel(pos, &rest, &mut node, depth, ply, beta);
-                    break;
-                }
-                if self.search_move(pos, moves[i as usize], &mut node, depth, ply, beta) || self.aborted {
-                    break;
-                }
-            }
-            self.orders[ply] = order;
+            let mut generated = std::mem::take(&mut self.generated[ply]);
+            generated.clear();
+            generated.extend_from_slice(moves);
+            let others = self.move_order(pos, moves, tt_index, depth, ply);
+            self.search_in_order(pos, others, &mut node, depth, ply, beta);
+            best_index = node.best_move.and_then(|m| generated_index(&generated, m));
+            self.generated[ply] = generated;
         }
-        let best_index = node.best_move.and_then(|m| generated_index(&generated, m));
-        self.generated[ply] = generated;
         if self.aborted {
             return 0;
         }
@@ -867,26 +868,73 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         best
     }
 
-    /// Searches one move of a node (null window after the first, re-searched when it lands
-    /// inside the window) and updates the node; returns true on a cutoff.
-    fn search_move(
+    /// Searches `moves` in this order (after the table move, if any, without a cutoff).
+    fn search_in_order(
         &mut self,
         pos: &G::Position,
+        moves: &[G::Move],
+        node: &mut NodeState<G::Move>,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+    ) {
+        // Start loading the children's table buckets: the search is bound by memory latency,
+        // and these loads overlap the work on the first child.
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        for &mv in moves.iter().take(PREFETCHED_CHILDREN) {
+            let child = self.game.play(pos, mv);
+            let child_key = self.game.key(&child);
+            self.tt.prefetch(child_key);
+            children.push((child, child_key));
+        }
+        if self.transposition_cutoff(&children, moves, node, depth, ply, beta) {
+            self.children[ply] = children;
+            return;
+        }
+        for (k, &mv) in moves.iter().enumerate() {
+            if node.searched > 0 && moves.len() - k >= 2 && self.splits_at(depth, ply) {
+                self.search_in_parallel(pos, &moves[k..], node, depth, ply, beta);
+                break;
+            }
+            let cut = match children.get(k) {
+                Some((child, child_key)) => {
+                    self.search_move(child, Some(*child_key), mv, node, depth, ply, beta)
+                }
+                None => {
+                    let child = self.game.play(pos, mv);
+                    self.search_move(&child, None, mv, node, depth, ply, beta)
+                }
+            };
+            if cut || self.aborted {
+                break;
+            }
+        }
+        self.children[ply] = children;
+    }
+
+    /// Searches one move of a node, leading to `child` (whose table key may be known): a null
+    /// window after the first move, searched again when it lands inside the window. Updates the
+    /// node; returns true on a cutoff.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        child: &G::Position,
+        key: Option<u64>,
         mv: G::Move,
         node: &mut NodeState<G::Move>,
         depth: u32,
         ply: usize,
         beta: i32,
     ) -> bool {
-        let child = self.game.play(pos, mv);
         let next = child_depth(depth);
         let a = node.alpha;
         let score = if node.searched == 0 || !self.settings.pvs {
-            -self.negamax(&child, next, ply + 1, -beta, -a)
+            -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
         } else {
-            let s = -self.negamax(&child, next, ply + 1, -a - 1, -a);
+            let s = -self.negamax_keyed(child, key, next, ply + 1, -a - 1, -a);
             if s > a && s < beta && !self.aborted {
-                -self.negamax(&child, next, ply + 1, -beta, -a)
+                -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
             } else {
                 s
             }
@@ -989,37 +1037,61 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         self.cancels.iter().any(|c| c.load(Relaxed))
     }
 
-    /// A cutoff proven by the table entries of the children, without searching them.
-    fn enhanced_cutoff(
+    /// Enhanced transposition cutoffs: whether a child's table entry proves the node fails high,
+    /// without searching it. The children's buckets were prefetched together, so their loads
+    /// overlap. Not at the root, which must be searched to have a best move.
+    #[allow(clippy::too_many_arguments)]
+    fn transposition_cutoff(
         &mut self,
-        pos: &G::Position,
+        children: &[(G::Position, u64)],
         moves: &[G::Move],
-        depth: u8,
+        node: &mut NodeState<G::Move>,
+        depth: u32,
         ply: usize,
         beta: i32,
-    ) -> Option<i32> {
-        let child_depth = if depth == TtEntry::UNLIMITED { depth } else { depth - 1 };
-        for &mv in moves {
-            let child = self.game.play(pos, mv);
-            if let Some(e) = self.tt.probe(self.game.key(&child)) {
-                let score = -from_node(e.score, ply + 1);
-                if e.depth >= child_depth && matches!(e.bound, Bound::Exact | Bound::Upper) && score >= beta {
-                    self.hit_horizon |= e.depth != TtEntry::UNLIMITED;
-                    return Some(score);
-                }
+    ) -> bool {
+        if !self.settings.etc || depth <= 2 || ply == 0 || ply >= ETC_PLIES {
+            return false;
+        }
+        let needed = child_depth(depth).min(u32::from(TtEntry::UNLIMITED)) as u8;
+        for (&(_, key), &mv) in children.iter().zip(moves) {
+            let Some(e) = self.tt.probe(key) else { continue };
+            // The child is worth at most its stored upper bound, so this node at least its
+            // opposite.
+            let score = -from_node(e.score, ply + 1);
+            if e.depth >= needed && matches!(e.bound, Bound::Exact | Bound::Upper) && score >= beta {
+                self.stats.etc_cutoffs += 1;
+                self.hit_horizon |= e.depth != TtEntry::UNLIMITED;
+                return self.take_score(node, mv, score, depth, ply, beta);
             }
         }
-        None
+        false
     }
 
-    /// The order to search `moves` in (indices): table move, killers, then the game's order
-    /// refined by history.
-    fn move_order(&self, moves: &[G::Move], tt_move: Option<G::Move>, ply: usize, order: &mut Vec<u8>) {
-        order.clear();
-        order.extend((0..moves.len().min(256) as u8).filter(|&i| Some(moves[i as usize]) != tt_move));
+    /// Puts the moves into the order to search them in: the game's order, then killers first
+    /// and by history where those are on. Returns them without the table move (at `tt_index`
+    /// among the moves as generated), which was searched already.
+    fn move_order<'m>(
+        &self,
+        pos: &G::Position,
+        moves: &'m mut [G::Move],
+        tt_index: Option<u8>,
+        depth: u32,
+        ply: usize,
+    ) -> &'m mut [G::Move] {
+        let moves = match tt_index {
+            Some(at) => {
+                moves[at as usize..].rotate_left(1);
+                let last = moves.len() - 1;
+                &mut moves[..last]
+            }
+            None => moves,
+        };
+        if moves.len() > 1 {
+            self.game.order_moves(pos, moves, depth);
+        }
         if self.settings.killers || self.settings.history {
-            let rank = |i: &u8| -> (bool, std::cmp::Reverse<u32>) {
-                let mv = moves[*i as usize];
+            let rank = |&mv: &G::Move| -> (bool, std::cmp::Reverse<u32>) {
                 let killer = self.settings.killers && self.killers[ply].contains(&Some(mv));
                 let history = if self.settings.history {
                     self.game.move_id(mv).and_then(|id| self.history.get(id as usize).copied()).unwrap_or(0)
@@ -1028,17 +1100,18 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 };
                 (!killer, std::cmp::Reverse(history))
             };
-            order.sort_by_key(rank);
+            moves.sort_by_key(rank);
         }
-        if self.id > 0 && self.perturb && order.len() >= 2 {
+        if self.id > 0 && self.perturb && moves.len() >= 2 {
             // In iterative deepening, helpers swap the first two candidate moves at about one
             // node in four, so that they explore, and fill the table with, other lines.
             let noise =
                 (self.stats.nodes ^ (ply as u64).wrapping_mul(0x9E37)).wrapping_mul(0x2545_F491_4F6C_DD1D);
             if noise >> 62 == 0 {
-                order.swap(0, 1);
+                moves.swap(0, 1);
             }
         }
+        moves
     }
 
     /// Remembers a move that caused a cutoff.
@@ -1148,7 +1221,7 @@ fn child_depth(depth: u32) -> u32 {
 
 /// The index of `mv` among the moves as generated.
 fn generated_index<M: PartialEq>(generated: &[M], mv: M) -> Option<u8> {
-    generated.iter().position(|g| *g == mv).map(|i| i as u8)
+    generated.iter().position(|g| *g == mv).and_then(|i| u8::try_from(i).ok())
 }
 
 /// The size class of a subtree of `nodes` nodes (its bit length), which the table uses to keep

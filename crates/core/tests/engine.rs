@@ -16,7 +16,7 @@ fn all_settings() -> Vec<EngineSettings> {
     vec![
         base.clone(),
         EngineSettings { pvs: false, ..base.clone() },
-        EngineSettings { killers: true, history: true, etc: true, ..base.clone() },
+        EngineSettings { killers: true, history: true, etc: false, ..base.clone() },
         EngineSettings { mtdf: true, aspiration: false, ..base.clone() },
         EngineSettings { threads: 2, ..base },
     ]

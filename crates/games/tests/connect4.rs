@@ -94,3 +94,24 @@ fn engine_agrees_with_retrograde_analysis_on_4x4() {
         assert_eq!(game.parse_position(&game.format_position(pos)).unwrap(), *pos);
     }
 }
+
+/// Enhanced transposition cutoffs answer nodes from their children's table entries: they must
+/// happen on real positions, and never change a score.
+#[test]
+fn enhanced_transposition_cutoffs_fire_and_agree() {
+    let game = Connect4::default();
+    let settings = |etc| EngineSettings { tt_mib: 16, threads: 1, etc, ..EngineSettings::default() };
+    let (with, without) = (Engine::new(&game, settings(true)), Engine::new(&game, settings(false)));
+    let mut cutoffs = [0, 0];
+    for (moves, expected) in test_set("Test_L2_R2").into_iter().take(30) {
+        let pos = game.parse_position(&moves).unwrap();
+        for (engine, count) in [&with, &without].into_iter().zip(&mut cutoffs) {
+            engine.clear();
+            let r = engine.solve(&pos, Limits::default());
+            assert_eq!(r.value, expected, "{moves}");
+            *count += r.stats.etc_cutoffs;
+        }
+    }
+    assert!(cutoffs[0] > 0, "no enhanced transposition cutoff in 30 positions");
+    assert_eq!(cutoffs[1], 0, "enhanced transposition cutoffs while turned off");
+}
