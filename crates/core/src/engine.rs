@@ -433,7 +433,9 @@ const PREFETCHED_CHILDREN: usize = 8;
 const ETC_PLIES: usize = 20;
 
 /// Exact solves search younger brothers in parallel at nodes less than this many plies deep.
-const SPLIT_PLIES: usize = 14;
+/// Measured with 2 threads: Test_L1_R2 (first 100) 82.1 ms at 6, 80.8 at 8, 80.1 at 10, 96 at
+/// 14; Test_L1_R3 (first 10) 1.49 s at 6, 1.42 s at 10; FFO #40-#44 4.79 s at 6 and 10.
+const SPLIT_PLIES: usize = 10;
 
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
