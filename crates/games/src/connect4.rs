@@ -26,6 +26,8 @@ pub struct Connect4 {
     /// Each column's rank from the centre outwards (0 for the centre), the tie-break of the
     /// move order.
     centre_rank: [u8; MAX_WIDTH],
+    /// The column of each cell (bit index).
+    column_of_cell: [u8; 64],
 }
 
 /// The widest board: one playable row and its spare bit per column.
@@ -107,7 +109,8 @@ impl Connect4 {
             let distance = (2 * c as i32 + 1 - width as i32).unsigned_abs();
             *rank = (distance + u32::from(2 * c as u32 + 1 > width)) as u8;
         }
-        Ok(Self { width, height, symmetric_keys: true, bottom, board, columns, centre_rank })
+        let column_of_cell = std::array::from_fn(|bit| (bit as u32 / (height + 1)) as u8);
+        Ok(Self { width, height, symmetric_keys: true, bottom, board, columns, centre_rank, column_of_cell })
     }
 
     /// Turns the mirror-image sharing of table keys on or off (on by default).
@@ -349,14 +352,13 @@ impl Evaluate for Connect4 {
         if b.moves + 2 >= self.cells() {
             return Some(0); // two stones left, no immediate win for either side: a draw
         }
-        // Branch-free: write every column, keep those allowed.
-        let mut buffer = [0u8; MAX_WIDTH];
-        let mut n = 0;
-        for (c, &cells) in (0..).zip(&self.columns[..self.width as usize]) {
-            buffer[n] = c;
-            n += usize::from(allowed & cells != 0);
+        // One move per allowed cell, in column order.
+        moves.reserve(self.width as usize);
+        let mut cells = allowed;
+        while cells != 0 {
+            moves.push(self.column_of_cell[cells.trailing_zeros() as usize]);
+            cells &= cells - 1;
         }
-        moves.extend_from_slice(&buffer[..n]);
         None
     }
 
