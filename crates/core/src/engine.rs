@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
-use crate::game::{Evaluate, PositionKey, FINAL_SCALE, MAX_SCORE};
+use crate::game::{Evaluate, Game, PositionKey, FINAL_SCALE, MAX_SCORE};
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 
 /// Larger than every score: the open ends of a window.
@@ -365,6 +365,9 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     }
 }
 
+/// A move, the position it leads to and that position's table key.
+type Child<G> = (<G as Game>::Move, <G as Game>::Position, u64);
+
 /// A driver's result.
 struct Outcome<M> {
     value: i32,
@@ -388,9 +391,9 @@ struct Worker<'e, G: Evaluate> {
     buffers: Vec<Vec<G::Move>>,
     /// Per ply, the moves as generated, before ordering (table entries index into them).
     generated: Vec<Vec<G::Move>>,
-    /// Per ply, the first children in search order with their table keys, computed to prefetch
-    /// their table buckets and kept for their search.
-    children: Vec<Vec<(G::Position, u64)>>,
+    /// Per ply, the first children played, to prefetch their table buckets, kept for their
+    /// search.
+    children: Vec<Vec<Child<G>>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -780,10 +783,9 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         }
         beta = beta.min(high);
         let tt_depth = depth.min(u32::from(TtEntry::UNLIMITED)) as u8;
-        let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
             self.stats.tt_hits += 1;
-            tt_move = e.best;
             if e.depth >= tt_depth {
                 let score = from_node(e.score, ply);
                 let cut = match e.bound {
@@ -800,7 +802,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 }
             }
         }
-        self.search_children(pos, moves, tt_move, key, depth, ply, alpha, beta)
+        self.search_children(pos, moves, entry, key, depth, ply, alpha, beta)
     }
 
     /// Searches the moves with principal-variation search and stores the result: the table's
@@ -811,7 +813,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         &mut self,
         pos: &G::Position,
         moves: &mut [G::Move],
-        tt_move: Option<u8>,
+        entry: Option<TtEntry>,
         key: u64,
         depth: u32,
         ply: usize,
@@ -821,6 +823,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         let nodes_before = self.stats.nodes;
         let horizon_above = std::mem::replace(&mut self.hit_horizon, false);
         let mut node = NodeState { best: -INFINITY, best_move: None, alpha, searched: 0 };
+        let tt_move = entry.and_then(|e| e.best);
         // Table indices refer to the moves as generated, before ordering.
         let tt_index = tt_move.filter(|&i| (i as usize) < moves.len());
         let tt_move = tt_index.map(|i| moves[i as usize]);
@@ -833,9 +836,15 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         if !cut && !self.aborted {
             let mut generated = std::mem::take(&mut self.generated[ply]);
             generated.clear();
-            generated.extend_from_slice(moves);
+            // A loop rather than a call to memcpy, which costs more for a handful of moves.
+            generated.extend(moves.iter().copied());
+            let children = self.prefetch_children(pos, moves, tt_index, ply);
+            // Ordering the moves gives the loads time to arrive.
             let others = self.move_order(pos, moves, tt_index, depth, ply);
-            self.search_in_order(pos, others, &mut node, depth, ply, beta);
+            if !self.transposition_cutoff(&children, &mut node, depth, ply, beta) {
+                self.search_in_order(pos, others, &children, &mut node, depth, ply, beta);
+            }
+            self.children[ply] = children;
             best_index = node.best_move.and_then(|m| generated_index(&generated, m));
             self.generated[ply] = generated;
         }
@@ -870,39 +879,48 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         best
     }
 
-    /// Searches `moves` in this order (after the table move, if any, without a cutoff).
+    /// Plays the first moves (as generated, the table move excepted) and starts loading their
+    /// table buckets: the search is bound by memory latency, and these loads overlap the work
+    /// that follows. The children are kept, with their keys, for their search.
+    fn prefetch_children(
+        &mut self,
+        pos: &G::Position,
+        moves: &[G::Move],
+        tt_index: Option<u8>,
+        ply: usize,
+    ) -> Vec<Child<G>> {
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        let skip = tt_index.map_or(usize::MAX, usize::from);
+        for (_, &mv) in moves.iter().enumerate().filter(|&(i, _)| i != skip).take(PREFETCHED_CHILDREN) {
+            let child = self.game.play(pos, mv);
+            let key = self.game.key(&child);
+            self.tt.prefetch(key);
+            children.push((mv, child, key));
+        }
+        children
+    }
+
+    /// Searches `moves` in this order (after the table move, if any, without a cutoff), taking
+    /// the children already played from `children`.
+    #[allow(clippy::too_many_arguments)]
     fn search_in_order(
         &mut self,
         pos: &G::Position,
         moves: &[G::Move],
+        children: &[Child<G>],
         node: &mut NodeState<G::Move>,
         depth: u32,
         ply: usize,
         beta: i32,
     ) {
-        // Start loading the children's table buckets: the search is bound by memory latency,
-        // and these loads overlap the work on the first child.
-        let mut children = std::mem::take(&mut self.children[ply]);
-        children.clear();
-        for &mv in moves.iter().take(PREFETCHED_CHILDREN) {
-            let child = self.game.play(pos, mv);
-            let child_key = self.game.key(&child);
-            self.tt.prefetch(child_key);
-            children.push((child, child_key));
-        }
-        if self.transposition_cutoff(&children, moves, node, depth, ply, beta) {
-            self.children[ply] = children;
-            return;
-        }
         for (k, &mv) in moves.iter().enumerate() {
             if node.searched > 0 && moves.len() - k >= 2 && self.splits_at(depth, ply) {
                 self.search_in_parallel(pos, &moves[k..], node, depth, ply, beta);
                 break;
             }
-            let cut = match children.get(k) {
-                Some((child, child_key)) => {
-                    self.search_move(child, Some(*child_key), mv, node, depth, ply, beta)
-                }
+            let cut = match children.iter().find(|c| c.0 == mv) {
+                Some((_, child, key)) => self.search_move(child, Some(*key), mv, node, depth, ply, beta),
                 None => {
                     let child = self.game.play(pos, mv);
                     self.search_move(&child, None, mv, node, depth, ply, beta)
@@ -912,7 +930,6 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 break;
             }
         }
-        self.children[ply] = children;
     }
 
     /// Searches one move of a node, leading to `child` (whose table key may be known): a null
@@ -1045,8 +1062,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     #[allow(clippy::too_many_arguments)]
     fn transposition_cutoff(
         &mut self,
-        children: &[(G::Position, u64)],
-        moves: &[G::Move],
+        children: &[Child<G>],
         node: &mut NodeState<G::Move>,
         depth: u32,
         ply: usize,
@@ -1056,7 +1072,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             return false;
         }
         let needed = child_depth(depth).min(u32::from(TtEntry::UNLIMITED)) as u8;
-        for (&(_, key), &mv) in children.iter().zip(moves) {
+        for &(mv, _, key) in children {
             let Some(e) = self.tt.probe(key) else { continue };
             // The child is worth at most its stored upper bound, so this node at least its
             // opposite.
