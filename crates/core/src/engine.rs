@@ -1250,6 +1250,7 @@ fn work_of(nodes: u64) -> u8 {
 
 /// A node-relative score as seen from the root: a decisive score loses one point per ply, so
 /// nearer wins are worth more.
+#[inline]
 fn from_node(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
     if score >= DECISIVE {
@@ -1262,6 +1263,7 @@ fn from_node(score: i32, ply: usize) -> i32 {
 }
 
 /// The inverse of [`from_node`], for storing in the table.
+#[inline]
 fn to_node(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
     if score >= DECISIVE {

@@ -42,6 +42,7 @@ impl TtEntry {
     /// The depth recorded for searches that went to the end of the game.
     pub const UNLIMITED: u8 = u8::MAX;
 
+    #[inline]
     fn pack(self, generation: u8) -> u64 {
         let bound = match self.bound {
             Bound::Exact => 0u64,
@@ -57,6 +58,7 @@ impl TtEntry {
             | ((self.work.min(63)) as u64) << 57
     }
 
+    #[inline]
     fn unpack(data: u64) -> (TtEntry, u8) {
         let bound = match (data >> 40) & 3 {
             0 => Bound::Exact,

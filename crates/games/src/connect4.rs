@@ -154,7 +154,7 @@ impl Connect4 {
     /// The empty cells that would complete four in a row for the stones `stones`.
     ///
     /// The hot spot of the search (every node, and every move ordered): the usual heights get
-    /// their own copy with constant shifts, which measured 8% faster than shifts by a variable.
+    /// their own copy with constant shifts, half the instructions of shifts by a variable.
     fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
         let cells = match self.height {
             6 => lines_completed_by(stones, 6),
