@@ -13,7 +13,7 @@
 //! interaction) must put what matters of the history into its positions.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -152,14 +152,43 @@ impl<M> Report<M> {
 
 /// A search engine for one game, owning its transposition table.
 #[derive(Debug)]
-pub struct Engine<'g, G> {
+pub struct Engine<'g, G: Game> {
     game: &'g G,
     tt: TranspositionTable,
     settings: EngineSettings,
     /// The threads that exact solves split their subtrees over, started by the first solve that
     /// needs them (none with one thread, or if they could not be started).
     pool: OnceLock<Option<rayon::ThreadPool>>,
+    /// Buffers of finished workers, for the next ones: a split creates a worker per subtree,
+    /// which would otherwise allocate its buffers again.
+    spare: Mutex<Vec<Buffers<G>>>,
 }
+
+/// A worker's per-ply buffers.
+struct Buffers<G: Game> {
+    /// The moves of the node at each ply, in search order once ordered.
+    moves: Vec<Vec<G::Move>>,
+    /// Per ply, the moves as generated, before ordering (table entries index into them).
+    generated: Vec<Vec<G::Move>>,
+    /// Per ply, the first children played, to prefetch their table buckets, kept for their
+    /// search.
+    children: Vec<Vec<Child<G>>>,
+}
+
+impl<G: Game> Default for Buffers<G> {
+    fn default() -> Self {
+        Self { moves: Vec::new(), generated: Vec::new(), children: Vec::new() }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Buffers<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buffers for {} plies", self.moves.len())
+    }
+}
+
+/// How many spare buffers an engine keeps: enough for every subtree searched at once.
+const SPARE_BUFFERS: usize = 64;
 
 impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     /// An engine with its own table of `settings.tt_mib` MiB.
@@ -172,7 +201,8 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
 
     /// Like [`Engine::new`], but reports a table too large to map as an error.
     pub fn try_new(game: &'g G, settings: EngineSettings) -> std::io::Result<Self> {
-        Ok(Self { game, tt: TranspositionTable::try_new(settings.tt_mib)?, settings, pool: OnceLock::new() })
+        let tt = TranspositionTable::try_new(settings.tt_mib)?;
+        Ok(Self { game, tt, settings, pool: OnceLock::new(), spare: Mutex::new(Vec::new()) })
     }
 
     /// The settings.
@@ -365,6 +395,30 @@ impl<'g, G: Evaluate + PositionKey + Sync> Engine<'g, G> {
     }
 }
 
+/// What a worker shares with the engine: the game, the table, the settings, the spare buffers.
+type Parts<'e, G> = (&'e G, &'e TranspositionTable, &'e EngineSettings, &'e Mutex<Vec<Buffers<G>>>);
+
+/// The spare buffers, even if a thread panicked while holding them (they hold no invariant).
+fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexGuard<'_, Vec<Buffers<G>>> {
+    spare.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<G: Evaluate> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        let mut spare = lock(self.spare);
+        if spare.len() < SPARE_BUFFERS {
+            spare.push(std::mem::take(&mut self.buffers));
+        }
+    }
+}
+
+/// The flag that stops the subtrees of one split (set when one of them cuts off), linked to
+/// the flags of the splits above it.
+struct Cancel {
+    flag: AtomicBool,
+    above: Option<Arc<Cancel>>,
+}
+
 /// A move, the position it leads to and that position's table key.
 type Child<G> = (<G as Game>::Move, <G as Game>::Position, u64);
 
@@ -388,12 +442,9 @@ struct Worker<'e, G: Evaluate> {
     /// 0 for the main thread; helpers vary their move order by their id.
     id: usize,
     stats: SearchStats,
-    buffers: Vec<Vec<G::Move>>,
-    /// Per ply, the moves as generated, before ordering (table entries index into them).
-    generated: Vec<Vec<G::Move>>,
-    /// Per ply, the first children played, to prefetch their table buckets, kept for their
-    /// search.
-    children: Vec<Vec<Child<G>>>,
+    buffers: Buffers<G>,
+    /// Where the buffers go back when the worker is done.
+    spare: &'e Mutex<Vec<Buffers<G>>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -415,9 +466,9 @@ struct Worker<'e, G: Evaluate> {
     next_check: u64,
     /// Whether this worker searches the younger brothers of big nodes in parallel.
     split: bool,
-    /// Set when a sibling subtree searched in parallel with this worker's (at any split above)
-    /// cut off: the work is no longer needed.
-    cancels: Vec<Arc<AtomicBool>>,
+    /// The flags of the splits above this worker: one is set when a sibling subtree searched in
+    /// parallel with this worker's cut off, and the work is no longer needed.
+    cancel: Option<Arc<Cancel>>,
 }
 
 /// Nodes a search with several threads first tries on the calling thread alone.
@@ -454,12 +505,18 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     where
         'g: 'e,
     {
-        Self::from_parts((engine.game, &engine.tt, &engine.settings), stop, limits, started, id)
+        Self::from_parts(
+            (engine.game, &engine.tt, &engine.settings, &engine.spare),
+            stop,
+            limits,
+            started,
+            id,
+        )
     }
 
     /// A fresh worker on the engine's game, table and settings.
     fn from_parts(
-        (game, tt, settings): (&'e G, &'e TranspositionTable, &'e EngineSettings),
+        (game, tt, settings, spare): Parts<'e, G>,
         stop: &'e AtomicBool,
         limits: Limits,
         started: Instant,
@@ -474,9 +531,8 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             started,
             id,
             stats: SearchStats::default(),
-            buffers: Vec::new(),
-            generated: Vec::new(),
-            children: Vec::new(),
+            buffers: lock(spare).pop().unwrap_or_default(),
+            spare,
             killers: Vec::new(),
             history: Vec::new(),
             root_best: None,
@@ -488,22 +544,19 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             aborted: false,
             next_check: 0,
             split: false,
-            cancels: Vec::new(),
+            cancel: None,
         }
     }
 
     /// A worker for a subtree searched in parallel, sharing everything but its buffers, with
-    /// `cancel` added to the flags that stop it.
-    fn fork(&self, cancel: &Arc<AtomicBool>) -> Self {
-        let mut cancels = self.cancels.clone();
-        cancels.push(Arc::clone(cancel));
-        let parts = (self.game, self.tt, self.settings);
-        Self {
-            may_stop: self.may_stop,
-            split: true,
-            cancels,
-            ..Self::from_parts(parts, self.stop, self.limits, self.started, self.id)
-        }
+    /// `cancel` (the split's flag, linked to those above) to stop it.
+    fn fork(&self, cancel: &Arc<Cancel>) -> Self {
+        let parts = (self.game, self.tt, self.settings, self.spare);
+        let mut worker = Self::from_parts(parts, self.stop, self.limits, self.started, self.id);
+        worker.may_stop = self.may_stop;
+        worker.split = true;
+        worker.cancel = Some(Arc::clone(cancel));
+        worker
     }
 
     /// The value clamped to `[low, high]` by null-window searches that narrow the interval of
@@ -714,11 +767,10 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         if self.check_stop() {
             return 0;
         }
-        if self.buffers.len() <= ply {
-            self.buffers.resize_with(ply + 1, Vec::new);
-            self.generated.resize_with(ply + 1, Vec::new);
-            self.children.resize_with(ply + 1, Vec::new);
-            self.killers.resize(ply + 1, [None, None]);
+        if self.buffers.moves.len() <= ply {
+            self.buffers.moves.resize_with(ply + 1, Vec::new);
+            self.buffers.generated.resize_with(ply + 1, Vec::new);
+            self.buffers.children.resize_with(ply + 1, Vec::new);
         }
         // Below the root, the game may solve small subproblems itself, faster than a search.
         if ply > 0 {
@@ -741,13 +793,13 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             }
             self.path.push(key);
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
         moves.clear();
         let value = match self.game.search_moves(pos, &mut moves) {
             Some(score) => from_node(score, ply),
             None => self.expand(pos, key, &mut moves, depth, ply, alpha, beta),
         };
-        self.buffers[ply] = moves;
+        self.buffers.moves[ply] = moves;
         if G::CYCLES {
             self.path.pop();
         }
@@ -834,7 +886,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         }
         let mut best_index = tt_index;
         if !cut && !self.aborted {
-            let mut generated = std::mem::take(&mut self.generated[ply]);
+            let mut generated = std::mem::take(&mut self.buffers.generated[ply]);
             generated.clear();
             // A loop rather than a call to memcpy, which costs more for a handful of moves.
             generated.extend(moves.iter().copied());
@@ -844,9 +896,9 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             if !self.transposition_cutoff(&children, &mut node, depth, ply, beta) {
                 self.search_in_order(pos, others, &children, &mut node, depth, ply, beta);
             }
-            self.children[ply] = children;
+            self.buffers.children[ply] = children;
             best_index = node.best_move.and_then(|m| generated_index(&generated, m));
-            self.generated[ply] = generated;
+            self.buffers.generated[ply] = generated;
         }
         if self.aborted {
             return 0;
@@ -889,7 +941,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         tt_index: Option<u8>,
         ply: usize,
     ) -> Vec<Child<G>> {
-        let mut children = std::mem::take(&mut self.children[ply]);
+        let mut children = std::mem::take(&mut self.buffers.children[ply]);
         children.clear();
         let skip = tt_index.map_or(usize::MAX, usize::from);
         for (_, &mv) in moves.iter().enumerate().filter(|&(i, _)| i != skip).take(PREFETCHED_CHILDREN) {
@@ -1011,7 +1063,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         ply: usize,
         beta: i32,
     ) -> bool {
-        let cancel = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(Cancel { flag: AtomicBool::new(false), above: self.cancel.clone() });
         let alpha = node.alpha;
         let this = &*self;
         let results: Vec<(i32, SearchStats, bool, bool)> = moves
@@ -1021,7 +1073,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
                 let child = w.game.play(pos, mv);
                 let score = -w.negamax(&child, child_depth(depth), ply + 1, -alpha - 1, -alpha);
                 if !w.aborted && score >= beta {
-                    cancel.store(true, Relaxed);
+                    cancel.flag.store(true, Relaxed);
                 }
                 (score, w.stats, w.hit_horizon, w.aborted)
             })
@@ -1032,7 +1084,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
             self.hit_horizon |= horizon;
             if aborted {
                 // Cancelled because a sibling cut off, or stopped for good.
-                self.aborted |= !cancel.load(Relaxed) || self.stop.load(Relaxed) || self.cancelled();
+                self.aborted |= !cancel.flag.load(Relaxed) || self.stop.load(Relaxed) || self.cancelled();
                 continue;
             }
             if cut {
@@ -1053,7 +1105,7 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
 
     /// Whether a split above this worker cancelled its subtree.
     fn cancelled(&self) -> bool {
-        self.cancels.iter().any(|c| c.load(Relaxed))
+        std::iter::successors(self.cancel.as_deref(), |c| c.above.as_deref()).any(|c| c.flag.load(Relaxed))
     }
 
     /// Enhanced transposition cutoffs: whether a child's table entry proves the node fails high,
@@ -1110,7 +1162,8 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
         }
         if self.settings.killers || self.settings.history {
             let rank = |&mv: &G::Move| -> (bool, std::cmp::Reverse<u32>) {
-                let killer = self.settings.killers && self.killers[ply].contains(&Some(mv));
+                let killer =
+                    self.settings.killers && self.killers.get(ply).is_some_and(|k| k.contains(&Some(mv)));
                 let history = if self.settings.history {
                     self.game.move_id(mv).and_then(|id| self.history.get(id as usize).copied()).unwrap_or(0)
                 } else {
@@ -1134,6 +1187,9 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
 
     /// Remembers a move that caused a cutoff.
     fn reward(&mut self, mv: G::Move, depth: u32, ply: usize) {
+        if self.settings.killers && self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
         if self.settings.killers && self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
