@@ -1111,7 +1111,6 @@ impl<'e, G: Evaluate + PositionKey + Sync> Worker<'e, G> {
     /// Enhanced transposition cutoffs: whether a child's table entry proves the node fails high,
     /// without searching it. The children's buckets were prefetched together, so their loads
     /// overlap. Not at the root, which must be searched to have a best move.
-    #[allow(clippy::too_many_arguments)]
     fn transposition_cutoff(
         &mut self,
         children: &[Child<G>],
