@@ -237,14 +237,14 @@ fn bench_graph_reports_every_model() {
 }
 
 fn connect4_file(name: &str) -> String {
-    format!("{}/../../../shared/data/connect4/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/../../tests/data/connect4/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
 fn solve_connect4_reads_test_files_from_stdin() {
     let path = connect4_file("Test_L3_R1");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e} (the public test files are expected in ../shared beside the repository)")
+        panic!("{path}: {e} (the public test files are in tests/data/connect4)")
     });
     let sample: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
     let out = run(&["solve", "connect4", "-", "--threads", "1", "--hash", "16"], &sample);
@@ -270,7 +270,7 @@ fn solve_connect4_analyze_and_weak() {
     assert!(text.starts_with(&format!("1111112233 {best} 1:full 2:")), "{text}");
     let weak = json(&["solve", "connect4", "1111112233", "--weak", "--json", "--hash", "16"]);
     assert_eq!(weak["score"].as_i64(), Some(best.signum()));
-    // Small boards: REFERENCE.md says 6 x 4 is a loss for the first player.
+    // Small boards: docs/oracles.md says 6 x 4 is a loss for the first player.
     let v = json(&["solve", "connect4", "--width", "6", "--height", "4", "--json", "--hash", "16"]);
     assert_eq!(v["outcome"], "lose");
 }

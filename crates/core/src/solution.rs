@@ -10,7 +10,7 @@ use crate::game::{DenseIndex, Game, Stake, Unmoves};
 use crate::graph::GameGraph;
 use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
 
-/// How positions are valued (REFERENCE.md section 1).
+/// How positions are valued (docs/models.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Model {
     /// Win / lose / draw with remoteness; a final position is lost, whatever its stake.

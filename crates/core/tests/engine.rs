@@ -1,5 +1,5 @@
 //! The search engine against retrograde analysis and plain recursion, under every setting, and
-//! the pitfalls of REFERENCE.md section 2.
+//! the pitfalls of docs/search.md.
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::graph_game::GraphGame;

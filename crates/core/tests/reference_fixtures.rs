@@ -1,4 +1,4 @@
-//! The fixtures of REFERENCE.md section 1, in all three models.
+//! The fixtures of docs/models.md, in all three models.
 
 use gamegraph::graph_text::parse_text;
 use gamegraph::solution::solve_graph;

@@ -2,7 +2,7 @@
 //!
 //! Bitboards as in Pascal Pons' solver: column `c` uses bits `c * (height + 1) ..`, one spare bit on
 //! top; a position is the stones of the player to move plus the mask of all stones. Scores are the
-//! standard ones (REFERENCE.md): a win scores `(width * height + 1 - m) / 2` where `m` counts the
+//! standard ones (docs/scores.md): a win scores `(width * height + 1 - m) / 2` where `m` counts the
 //! stones before the winning one, a loss the opposite of the opponent's win, a draw 0. They are the
 //! stakes of final positions too, so retrograde analysis of a small board and the search engine
 //! give the same numbers.

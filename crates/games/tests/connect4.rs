@@ -1,4 +1,4 @@
-//! Connect 4 against the public test sets (`../shared/data/connect4`) and REFERENCE.md's results by
+//! Connect 4 against the public test sets (`tests/data/connect4`) and the published results by
 //! board size, and the engine against retrograde analysis on small boards.
 
 use std::path::PathBuf;
@@ -9,10 +9,10 @@ use gamegraph_games::connect4::Board;
 use gamegraph_games::Connect4;
 
 fn test_set(name: &str) -> Vec<(String, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/connect4").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e} (the public test files are expected in ../shared beside the repository)",
+            "{}: {e} (the public test files are in tests/data/connect4)",
             path.display()
         )
     });
@@ -64,7 +64,7 @@ fn beginning_sets() {
     check_set("Test_L1_R3", 2, 2);
 }
 
-/// REFERENCE.md's results by board size (first player: + win, - loss, = draw), every board up to
+/// The published results by board size (docs/oracles.md) (first player: + win, - loss, = draw), every board up to
 /// 6 x 5 and 5 x 6.
 #[test]
 fn board_sizes_agree_with_the_reference_table() {

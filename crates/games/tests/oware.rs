@@ -37,7 +37,7 @@ fn unsowings_are_exactly_the_inverted_non_capturing_moves() {
     }
 }
 
-/// The value of every board up to `max` stones by the definition of REFERENCE.md 1c, without
+/// The value of every board up to `max` stones by the definition of docs/models.md, section 3, without
 /// the kernel: for each threshold v, the least fixpoints X_v (the mover can force a payoff of at
 /// least v) and Y_v (the opponent can), by sweeping until nothing changes.
 fn brute_force(rules: Rules, max: usize) -> HashMap<Pits, i8> {

@@ -1,4 +1,4 @@
-//! Tic-tac-toe against the published counts (REFERENCE.md section 3), and every solver path
+//! Tic-tac-toe against the published counts (docs/oracles.md), and every solver path
 //! against the others.
 
 use gamegraph::search::{search, Algorithm, SearchOptions};

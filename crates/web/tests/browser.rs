@@ -208,7 +208,7 @@ fn the_page_plays_traces_and_solves() {
     );
     browser.screenshot("trees");
 
-    // Graphs: the cycle of REFERENCE.md 1b; A wins, B loses (it must move back to A), F is final.
+    // Graphs: the cycle of docs/models.md, section 2; A wins, B loses (it must move back to A), F is final.
     browser.click(".tab[data-view='graphs']");
     set(&browser, "graph-text", "A -> B F\nB -> A\nF = 1\n");
     set(&browser, "model", "stakes");
