@@ -2,12 +2,14 @@
 //!
 //! A game is described from the point of view of the player to move: a position with no legal move
 //! is *final*, and the player to move there loses `p_f` ([`Game::final_loss`]). Everything the
-//! solvers need beyond that (hashing, un-moves, a dense index, symmetry, a heuristic evaluation,
-//! a text notation) is a separate trait, so a new game starts with the few methods of [`Game`]
+//! solvers need beyond that (hashing, un-moves, a dense index, a heuristic evaluation, hints for
+//! exact solving, a text notation) is a separate trait, so a new game starts with the few methods of [`Game`]
 //! and adds the others when an algorithm asks for them.
 
 use std::fmt::Debug;
 use std::hash::Hash;
+
+use crate::score::{Score, FINAL_SCALE, MAX_SCORE};
 
 /// Loss of the player to move at a final position (`p_f` in the seed documents); any sign.
 pub type Stake = i32;
@@ -40,6 +42,18 @@ pub trait Game {
     fn final_loss(&self, _pos: &Self::Position) -> Stake {
         1
     }
+
+    /// Whether a position can recur during a game (the game graph has cycles). A repeated
+    /// position then ends the game (see [`Game::repetition_loss`]); searches track their path and
+    /// keep every result that depended on it out of their tables. Off by default: tracking the
+    /// path costs time.
+    const CYCLES: bool = false;
+
+    /// How much the player to move loses when `pos` repeats a position of the game (only asked
+    /// when [`Game::CYCLES`] is set). The default, 0, is endless play: a draw.
+    fn repetition_loss(&self, _pos: &Self::Position) -> Stake {
+        0
+    }
 }
 
 /// A text notation for positions and moves, used by the command line, the web page and databases.
@@ -58,31 +72,6 @@ pub trait Notation: Game {
 
     /// Writes a move of `pos` so that [`Notation::parse_move`] reads it back.
     fn format_move(&self, pos: &Self::Position, mv: Self::Move) -> String;
-
-    /// The part of a line of a test file that is the position: the first whitespace-separated
-    /// field by default (a Connect 4 file has `moves score`); games whose positions contain
-    /// spaces say otherwise.
-    fn record_position<'a>(&self, line: &'a str) -> &'a str {
-        line.split_whitespace().next().unwrap_or("")
-    }
-
-    /// One line giving a solved position (`text`), its score, its best move if known, and the
-    /// scores of its moves if analysed (`None`: not playable): `TEXT SCORE move:score ...` by
-    /// default; games with a customary format (Othello's `.obf`) use theirs.
-    fn format_solution(
-        &self,
-        text: &str,
-        score: i32,
-        _best: Option<&str>,
-        moves: &[(String, Option<i32>)],
-    ) -> String {
-        let mut line = format!("{text} {score}");
-        for (label, value) in moves {
-            let shown = value.map_or_else(|| "full".to_string(), |v| v.to_string());
-            line.push_str(&format!(" {label}:{shown}"));
-        }
-        line
-    }
 
     /// A human-friendly picture of the position for a terminal (several lines allowed).
     fn render(&self, pos: &Self::Position) -> String {
@@ -140,34 +129,31 @@ pub trait PositionKey: Game {
     fn key(&self, pos: &Self::Position) -> u64;
 }
 
-/// Symmetries of the board that preserve the game's value, so a position and its images can share
-/// one entry in a table.
-pub trait Symmetry: Game {
-    /// One representative of the symmetry class of `pos`; equal for all its images.
-    fn canonical(&self, pos: &Self::Position) -> Self::Position;
-}
-
-/// What a depth-limited search needs: a heuristic value at the horizon and move-ordering hints.
+/// What a depth-limited search needs: a heuristic value at the horizon, the scale of real
+/// payoffs beside it, and move-ordering hints.
 pub trait Evaluate: Game {
-    /// Whether a position can recur during a game (the game graph has cycles). The engine then
-    /// scores a repeated position as a draw (0, endless play) and keeps every result that
-    /// depended on the path out of its table. Off by default: tracking the path costs time.
-    const CYCLES: bool = false;
-
     /// Heuristic value of a non-final position for the player to move (larger is better).
-    fn evaluate(&self, pos: &Self::Position) -> i32;
+    fn evaluate(&self, pos: &Self::Position) -> Score;
 
-    /// Exact score of a final position for the player to move, on the same scale as
-    /// [`Evaluate::evaluate`]. By default the payoff `-p_f` scaled by [`FINAL_SCALE`], so a real
-    /// win or loss outweighs any heuristic.
-    fn final_score(&self, pos: &Self::Position) -> i32 {
-        self.final_loss(pos).saturating_mul(-FINAL_SCALE).clamp(-MAX_SCORE, MAX_SCORE)
+    /// The score, on the scale of [`Evaluate::evaluate`], of the game ending with the player to
+    /// move losing `loss` (a final position's `p_f`, or a repetition's). By default the payoff
+    /// `-loss` scaled by [`FINAL_SCALE`], so that a real win or loss outweighs any heuristic;
+    /// games whose evaluation is in the units of the payoff (stones, discs) return `-loss`.
+    fn payoff_score(&self, loss: Stake) -> Score {
+        loss.saturating_mul(-FINAL_SCALE).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+
+    /// Exact score of a final position for the player to move: [`Evaluate::payoff_score`] of its
+    /// [`Game::final_loss`].
+    fn final_score(&self, pos: &Self::Position) -> Score {
+        self.payoff_score(self.final_loss(pos))
     }
 
     /// The score of a position repeated on the current path, which ends the game (only asked
-    /// when [`Evaluate::CYCLES`] is set): 0, endless play, by default.
-    fn repetition_score(&self, _pos: &Self::Position) -> i32 {
-        0
+    /// when [`Game::CYCLES`] is set): [`Evaluate::payoff_score`] of its
+    /// [`Game::repetition_loss`].
+    fn repetition_score(&self, pos: &Self::Position) -> Score {
+        self.payoff_score(self.repetition_loss(pos))
     }
 
     /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
@@ -175,9 +161,20 @@ pub trait Evaluate: Game {
     /// game), so that a game can spend more on ordering where the subtree is big enough to repay it.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move], _depth: u32) {}
 
+    /// A small number identifying a move across positions (a cell, a column), for the history
+    /// heuristic; `None` (the default) disables history for this game.
+    fn move_id(&self, _mv: Self::Move) -> Option<u16> {
+        None
+    }
+}
+
+/// What an exact solve (a search to the end of the game) can use beyond the heuristic: values the
+/// game knows without search, the moves worth searching, bounds and a first guess. Every method
+/// has a default that assumes nothing, so `impl ExactHints for MyGame {}` is a correct start.
+pub trait ExactHints: Evaluate {
     /// The exact score of a non-final position when it is known without search (a win on the
-    /// next move, say); `None` by default. Exact searches trust it as a leaf value.
-    fn immediate_score(&self, _pos: &Self::Position) -> Option<i32> {
+    /// next move, a database entry); `None` by default. Exact searches trust it as a leaf value.
+    fn immediate_score(&self, _pos: &Self::Position) -> Option<Score> {
         None
     }
 
@@ -188,10 +185,10 @@ pub trait Evaluate: Game {
     fn solve_directly(
         &self,
         _pos: &Self::Position,
-        _alpha: i32,
-        _beta: i32,
+        _alpha: Score,
+        _beta: Score,
         _nodes: &mut u64,
-    ) -> Option<i32> {
+    ) -> Option<Score> {
         None
     }
 
@@ -199,19 +196,19 @@ pub trait Evaluate: Game {
     /// solve probes it first and then steps away from it, instead of bisecting the whole score
     /// range. `None` (the default) to bisect. The closer the guess, the fewer probes (each a
     /// search of the whole tree) the solve needs.
-    fn estimate(&self, _pos: &Self::Position) -> Option<i32> {
+    fn estimate(&self, _pos: &Self::Position) -> Option<Score> {
         None
     }
 
     /// Prepares a node of an exact search: returns its exact score when known at once, or else
     /// appends the moves the search needs to consider (none at a final position).
     ///
-    /// The engine calls it on the root only after [`Evaluate::immediate_score`] returned `None`,
+    /// The engine calls it on the root only after [`ExactHints::immediate_score`] returned `None`,
     /// and on positions reached by a move this method returned, so a game may rely on what its
     /// own move choice guarantees (no immediate win for the opponent after a non-losing move, say)
     /// and leave out moves that provably cannot be better than one it keeps. By default: the
     /// immediate score, else every move.
-    fn search_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>) -> Option<i32> {
+    fn search_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>) -> Option<Score> {
         if let Some(score) = self.immediate_score(pos) {
             return Some(score);
         }
@@ -220,21 +217,9 @@ pub trait Evaluate: Game {
     }
 
     /// Bounds `(low, high)` on the exact score of a position for which
-    /// [`Evaluate::search_moves`] returned moves, used to narrow the search window. By default the
-    /// whole score range.
-    fn score_bounds(&self, _pos: &Self::Position) -> (i32, i32) {
+    /// [`ExactHints::search_moves`] returned moves, used to narrow the search window. By default
+    /// the whole score range.
+    fn score_bounds(&self, _pos: &Self::Position) -> (Score, Score) {
         (-MAX_SCORE, MAX_SCORE)
     }
-
-    /// A small number identifying a move across positions (a cell, a column), for the history
-    /// heuristic; `None` (the default) disables history for this game.
-    fn move_id(&self, _mv: Self::Move) -> Option<u16> {
-        None
-    }
 }
-
-/// The largest score a position can have in a search; infinity stays strictly above it.
-pub const MAX_SCORE: i32 = i32::MAX - 1;
-
-/// Factor applied to `-p_f` by the default [`Evaluate::final_score`].
-pub const FINAL_SCALE: i32 = 1_000_000;

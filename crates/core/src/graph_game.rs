@@ -1,7 +1,7 @@
 //! An explicit game graph seen as a [`Game`], so that search (minimax, alpha-beta, the engine)
 //! runs on graph files and can be checked against retrograde analysis of the same graph.
 
-use crate::game::{Evaluate, Game, PositionKey, Stake};
+use crate::game::{Evaluate, ExactHints, Game, PositionKey, Stake};
 use crate::graph::GameGraph;
 
 /// Positions are node ids, a move is the node it leads to; scores are the minimax payoffs
@@ -38,20 +38,23 @@ impl Game for GraphGame<'_> {
     fn final_loss(&self, pos: &u32) -> Stake {
         self.graph.stake(*pos).unwrap_or(0)
     }
+
+    const CYCLES: bool = true;
 }
 
 impl Evaluate for GraphGame<'_> {
-    const CYCLES: bool = true;
-
     /// No heuristic: depth-limited searches see only what they can prove.
     fn evaluate(&self, _pos: &u32) -> i32 {
         0
     }
 
-    fn final_score(&self, pos: &u32) -> i32 {
-        -self.final_loss(pos)
+    /// Scores are the stakes themselves, so that values read like retrograde minimax values.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
     }
 }
+
+impl ExactHints for GraphGame<'_> {}
 
 impl PositionKey for GraphGame<'_> {
     fn key(&self, pos: &u32) -> u64 {

@@ -13,9 +13,9 @@
 //!   any game with an [`Evaluate`] heuristic, counting nodes and leaves and recording what was
 //!   pruned; [`tree`] applies it to the explicit trees of the seed (`A(B(4 9 6) C(3 7 5) D(8 2 10))`).
 //!   [`engine`] is the full-strength version: a shared lockless transposition table ([`tt`]),
-//!   principal-variation search, iterative deepening, exact solving by null-window bisection and
-//!   Lazy SMP; [`graph_game`] lets it search explicit graphs, which is how it is tested against
-//!   retrograde analysis.
+//!   principal-variation search, iterative deepening, exact solving by null-window probes and
+//!   every core; [`graph_game`] lets it search explicit graphs, which is how it is tested against
+//!   retrograde analysis. [`score`] is the one scale all of them share.
 //!
 //! A new game implements [`Game`] (start, moves, play, stake of final positions) and opts into the
 //! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
@@ -32,6 +32,7 @@ pub mod random_graph;
 pub mod report;
 pub mod retrograde;
 pub mod rng;
+pub mod score;
 pub mod search;
 pub mod solution;
 pub mod tree;
@@ -39,7 +40,8 @@ pub mod tt;
 
 pub use explore::ExploredGame;
 pub use game::{
-    DenseIndex, Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry, Unmoves, FINAL_SCALE,
+    DenseIndex, Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake, Unmoves,
 };
 pub use graph::GameGraph;
-pub use solution::{Model, Outcome, Solution};
+pub use score::{Outcome, Score, FINAL_SCALE};
+pub use solution::{Model, Solution};

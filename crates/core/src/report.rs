@@ -7,24 +7,7 @@ use serde::Serialize;
 
 use crate::graph_text::NamedGraph;
 use crate::solution::Solution;
-use crate::tree::{Tree, TreeAnalysis};
-
-/// One step of a tree search, values and window from MAX's point of view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StepReport {
-    /// `enter`, `leaf`, `exit` or `prune`.
-    pub step: &'static str,
-    /// The node's path name.
-    pub node: String,
-    /// The node's id (see [`TreeReport::shape`]).
-    pub id: u32,
-    /// Lower end of the window; `None` is minus infinity.
-    pub alpha: Option<i32>,
-    /// Upper end of the window; `None` is plus infinity.
-    pub beta: Option<i32>,
-    /// The value found, for leaves and exits.
-    pub value: Option<i32>,
-}
+use crate::tree::{Tree, TreeAnalysis, TreeStep};
 
 /// A node of the tree as drawn: what it is and what the search did there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -68,7 +51,7 @@ pub struct TreeReport {
     pub pruned: Vec<String>,
     /// Every step, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<Vec<StepReport>>,
+    pub trace: Option<Vec<TreeStep>>,
     /// Every node, for drawing, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<Vec<NodeReport>>,
@@ -77,14 +60,6 @@ pub struct TreeReport {
 impl TreeReport {
     /// The report of `analysis`, a search of `tree`, with its trace and the tree's nodes if asked.
     pub fn new(tree: &Tree, analysis: &TreeAnalysis, trace: bool, shape: bool) -> Self {
-        let steps = analysis.trace.iter().map(|s| StepReport {
-            step: s.kind.name(),
-            node: s.node.clone(),
-            id: s.id,
-            alpha: s.alpha,
-            beta: s.beta,
-            value: s.value,
-        });
         Self {
             algo: analysis.algorithm.name(),
             order: analysis.order.name(),
@@ -94,7 +69,7 @@ impl TreeReport {
             total_leaves: tree.leaf_count(),
             nodes: analysis.nodes,
             pruned: analysis.pruned.clone(),
-            trace: trace.then(|| steps.collect()),
+            trace: trace.then(|| analysis.trace.clone()),
             shape: shape.then(|| node_reports(tree, analysis)),
         }
     }

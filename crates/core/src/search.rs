@@ -7,10 +7,7 @@
 
 use crate::game::Evaluate;
 
-/// Larger than any score: the open ends of the search window.
-pub const INFINITY: i32 = i32::MAX;
-
-pub use crate::game::MAX_SCORE;
+use crate::score::{INFINITY, MAX_SCORE};
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,6 +24,23 @@ impl Algorithm {
         match self {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alphabeta",
+        }
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "minimax" => Ok(Algorithm::Minimax),
+            "alphabeta" | "alpha-beta" => Ok(Algorithm::AlphaBeta),
+            _ => Err(format!("unknown algorithm '{s}' (expected minimax or alphabeta)")),
         }
     }
 }
@@ -52,7 +66,8 @@ impl SearchOptions {
 }
 
 /// What happened at one step of a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum StepKind {
     /// The search enters an inner node with the window `alpha`, `beta`.
     Enter,

@@ -9,6 +9,7 @@ use std::str::FromStr;
 use crate::game::{DenseIndex, Game, Stake, Unmoves};
 use crate::graph::GameGraph;
 use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
+pub use crate::score::Outcome;
 
 /// How positions are valued (docs/models.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -71,43 +72,6 @@ impl FromStr for Model {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| format!("unknown model '{s}' (expected outcome, stakes or minimax)"))
-    }
-}
-
-/// Win, lose or draw, for the player to move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The player to move wins with perfect play.
-    Win,
-    /// The player to move loses with perfect play.
-    Lose,
-    /// Neither side can force a win.
-    Draw,
-}
-
-impl Outcome {
-    /// `win`, `lose` or `draw`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Win => "win",
-            Outcome::Lose => "lose",
-            Outcome::Draw => "draw",
-        }
-    }
-
-    /// The outcome for the other player.
-    pub fn opposite(self) -> Outcome {
-        match self {
-            Outcome::Win => Outcome::Lose,
-            Outcome::Lose => Outcome::Win,
-            Outcome::Draw => Outcome::Draw,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use crate::game::{Evaluate, Game, Stake};
 use crate::graph_text::ParseError;
 use crate::rng::SplitMix64;
-use crate::search::{search, Algorithm, SearchOptions, SearchResult, StepKind, INFINITY};
+use crate::score::INFINITY;
+use crate::search::{search, Algorithm, SearchOptions, SearchResult, StepKind};
 
 /// Deepest nesting accepted, so that parsing and searching never exhaust the stack.
 pub const MAX_DEPTH: usize = 2_000;
@@ -196,6 +197,25 @@ impl MoveOrder {
             MoveOrder::Worst => "worst",
         }
     }
+
+    /// Every order, in documentation order.
+    pub const ALL: [MoveOrder; 3] = [MoveOrder::Natural, MoveOrder::Best, MoveOrder::Worst];
+}
+
+impl std::fmt::Display for MoveOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for MoveOrder {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        MoveOrder::ALL
+            .into_iter()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| format!("unknown order '{s}' (expected natural, best or worst)"))
+    }
 }
 
 /// A tree seen as a [`Game`]: positions are node ids, moves are child indices.
@@ -269,10 +289,12 @@ impl Evaluate for TreeGame<'_> {
     }
 }
 
-/// One step of a tree search, with values and window from MAX's point of view.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One step of a tree search, with values and window from MAX's point of view; serialised as
+/// front ends show it (`step` is `enter`, `leaf`, `exit` or `prune`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TreeStep {
     /// What happened.
+    #[serde(rename = "step")]
     pub kind: StepKind,
     /// The node's path name (see [`Tree::path_name`]).
     pub node: String,

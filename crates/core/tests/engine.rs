@@ -4,7 +4,7 @@
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::graph_game::GraphGame;
 use gamegraph::solution::solve_graph;
-use gamegraph::{Evaluate, Game, Model, PositionKey, Stake};
+use gamegraph::{Evaluate, ExactHints, Game, Model, PositionKey, Stake};
 use proptest::prelude::*;
 
 mod common;
@@ -103,6 +103,8 @@ impl Evaluate for Heuristic<'_> {
     }
 }
 
+impl ExactHints for Heuristic<'_> {}
+
 impl PositionKey for Heuristic<'_> {
     fn key(&self, p: &u32) -> u64 {
         u64::from(*p)
@@ -180,6 +182,9 @@ impl Evaluate for Guessing<'_> {
     fn final_score(&self, p: &u32) -> i32 {
         -self.graph.final_loss(p)
     }
+}
+
+impl ExactHints for Guessing<'_> {
     fn estimate(&self, _p: &u32) -> Option<i32> {
         self.guess
     }

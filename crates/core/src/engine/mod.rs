@@ -1,0 +1,270 @@
+//! The full-strength search engine: negamax alpha-beta with a shared transposition table,
+//! principal-variation (null-window) search, enhanced transposition cutoffs, iterative deepening
+//! with aspiration windows or MTD(f), exact solving by null-window probes, limits by depth, nodes
+//! or time, and every core (split subtrees for exact solves, Lazy SMP for depth-limited ones).
+//!
+//! It works on any game that implements [`ExactHints`] and [`PositionKey`]. Scores are from the
+//! point of view of the player to move, on the scale of [`crate::score`]: decisive scores are
+//! kept relative to the root inside the search, so that a faster win scores higher, and relative
+//! to the node in the table, where a position can be reached at any ply.
+//!
+//! The engine is split by concept:
+//! - [`settings`]: what to search with and until when, and the report;
+//! - `worker`: one search thread and its negamax, read top to bottom;
+//! - `probes`: exact solving by null-window probes around a guess;
+//! - `deepening`: iterative deepening with aspiration windows or MTD(f);
+//! - `order`: move ordering, prefetching and enhanced transposition cutoffs;
+//! - `split`: younger-brothers-wait parallel search of exact solves.
+//!
+//! Games with cycles ([`crate::Game::CYCLES`]) get draws by repetition along the searched path,
+//! and results that depended on the path stay out of the table.
+
+mod deepening;
+mod order;
+mod probes;
+pub mod settings;
+mod split;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use crate::game::{ExactHints, Game, PositionKey};
+use crate::score::{Score, MAX_SCORE};
+use crate::tt::TranspositionTable;
+
+pub use crate::score::UNLIMITED;
+pub use settings::{EngineSettings, Limits, Report, SearchStats};
+use worker::{Buffers, RootResult, Worker};
+
+/// Nodes a search with several threads first tries on the calling thread alone.
+const QUICK_NODES: u64 = 20_000;
+
+/// Nodes an exact solve with several threads first tries alone, before splitting subtrees.
+const QUICK_SPLIT_NODES: u64 = 2_000;
+
+/// A search engine for one game, owning its transposition table.
+#[derive(Debug)]
+pub struct Engine<'g, G: Game> {
+    game: &'g G,
+    tt: TranspositionTable,
+    settings: EngineSettings,
+    /// The threads that exact solves split their subtrees over, started by the first solve that
+    /// needs them (none with one thread, or if they could not be started).
+    pool: OnceLock<Option<rayon::ThreadPool>>,
+    /// Buffers of finished workers, for the next ones: a split creates a worker per subtree,
+    /// which would otherwise allocate its buffers again.
+    spare: Mutex<Vec<Buffers<G>>>,
+}
+
+impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
+    /// An engine with its own table of `settings.tt_mib` MiB.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be mapped; [`Engine::try_new`] reports it instead.
+    pub fn new(game: &'g G, settings: EngineSettings) -> Self {
+        Self::try_new(game, settings).expect("memory for the transposition table")
+    }
+
+    /// Like [`Engine::new`], but reports a table too large to map as an error.
+    pub fn try_new(game: &'g G, settings: EngineSettings) -> std::io::Result<Self> {
+        let tt = TranspositionTable::try_new(settings.tt_mib)?;
+        Ok(Self { game, tt, settings, pool: OnceLock::new(), spare: Mutex::new(Vec::new()) })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &EngineSettings {
+        &self.settings
+    }
+
+    /// Forgets everything learnt (between unrelated positions, for fair measurements).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// The exact value of `pos` with perfect play to the end of the game, by null-window searches
+    /// that halve the interval of possible values until it closes.
+    pub fn solve(&self, pos: &G::Position, limits: Limits) -> Report<G::Move> {
+        self.solve_within(pos, -MAX_SCORE, MAX_SCORE, limits)
+    }
+
+    /// Like [`Engine::solve`] but only to tell values below `low`, in `low..=high` and above
+    /// `high` apart: `solve_within(p, -1, 1)` is a weak solve (win, draw or loss).
+    pub fn solve_within(
+        &self,
+        pos: &G::Position,
+        low: Score,
+        high: Score,
+        limits: Limits,
+    ) -> Report<G::Move> {
+        let Some(pool) = self.split_pool() else {
+            return self.run(pos, limits, |w| w.solve(pos, low, high));
+        };
+        let started = Instant::now();
+        let stop = AtomicBool::new(false);
+        let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
+        let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
+            Ok(report) => return report,
+            Err(stats) => stats,
+        };
+        pool.install(|| {
+            let mut main = Worker::new(self, &stop, limits, started, 0);
+            main.split = true;
+            let result = drive(&mut main);
+            let mut stats = main.stats;
+            stats.add(&quick_stats);
+            self.report(pos, result, stats, started)
+        })
+    }
+
+    /// Runs `drive` on the calling thread alone for at most `quick` nodes: most searches are
+    /// small, and then do not pay for threads. The report if it finished (or reached the
+    /// caller's own node limit), else the attempt's counters; the table keeps what the attempt
+    /// learnt.
+    fn try_alone(
+        &self,
+        pos: &G::Position,
+        limits: Limits,
+        quick: u64,
+        started: Instant,
+        stop: &AtomicBool,
+        drive: &impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move>,
+    ) -> Result<Report<G::Move>, SearchStats> {
+        let quick_limit = quick.min(limits.nodes.unwrap_or(u64::MAX));
+        let mut main = Worker::new(self, stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0);
+        let result = drive(&mut main);
+        if !main.aborted || limits.nodes.is_some_and(|n| n <= quick) {
+            return Ok(self.report(pos, result, main.stats, started));
+        }
+        Err(main.stats)
+    }
+
+    /// The threads that searches to the end of the game split their subtrees over (young
+    /// brothers wait), if there are several and the game has no cycles (a split subtree would
+    /// not see the path above it). Measured on FFO #40-#44 with two threads: 14.1 s, against
+    /// 35.3 s with Lazy SMP's threads probing neighbouring thresholds (27.0 s on one thread);
+    /// on the first 100 positions of Test_L1_R2, 103 ms against 132 ms. Without the pool's
+    /// threads (the system refused them), exact solves fall back to Lazy SMP.
+    fn split_pool(&self) -> Option<&rayon::ThreadPool> {
+        if G::CYCLES || self.settings.threads <= 1 {
+            return None;
+        }
+        let threads = self.settings.threads;
+        self.pool.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()).as_ref()
+    }
+
+    /// One fail-soft alpha-beta search of `pos` to `depth` plies ([`UNLIMITED`] for the end of the
+    /// game) with the window `(alpha, beta)`: a result `<= alpha` is an upper bound on the value,
+    /// `>= beta` a lower bound, anything between exact. The building block of the drivers, public
+    /// for teaching and testing.
+    pub fn window(&self, pos: &G::Position, depth: u32, alpha: Score, beta: Score) -> Score {
+        let stop = AtomicBool::new(false);
+        let search = || {
+            let mut w = Worker::new(self, &stop, Limits::default(), Instant::now(), 0);
+            w.split = self.split_pool().is_some();
+            match w.known_at_root(pos) {
+                Some(known) => known.value,
+                None => w.negamax(pos, depth, 0, alpha, beta),
+            }
+        };
+        match self.split_pool() {
+            Some(pool) => pool.install(search),
+            None => search(),
+        }
+    }
+
+    /// Iterative deepening to `limits.depth` (or until the game's end is reached, or a limit).
+    pub fn search(&self, pos: &G::Position, limits: Limits) -> Report<G::Move> {
+        self.run(pos, limits, |w| w.iterate(pos))
+    }
+
+    /// Runs `drive` on the main worker and, with several threads, on helpers sharing the table
+    /// until the main worker is done.
+    fn run(
+        &self,
+        pos: &G::Position,
+        limits: Limits,
+        drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
+    ) -> Report<G::Move> {
+        let started = Instant::now();
+        let stop = AtomicBool::new(false);
+        let helpers = self.settings.threads.max(1) - 1;
+        let mut quick_stats = SearchStats::default();
+        if helpers > 0 {
+            match self.try_alone(pos, limits, QUICK_NODES, started, &stop, &drive) {
+                Ok(report) => return report,
+                Err(stats) => quick_stats = stats,
+            }
+        }
+        let (result, mut stats) = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..=helpers)
+                .map(|id| {
+                    let (stop, drive) = (&stop, &drive);
+                    scope.spawn(move || {
+                        let mut w = Worker::new(self, stop, Limits::default(), started, id);
+                        drive(&mut w);
+                        w.stats
+                    })
+                })
+                .collect();
+            let mut main = Worker::new(self, &stop, limits, started, 0);
+            let result = drive(&mut main);
+            stop.store(true, Relaxed);
+            let mut stats = main.stats;
+            for h in handles {
+                stats.add(&h.join().expect("search threads do not panic"));
+            }
+            (result, stats)
+        });
+        stats.add(&quick_stats);
+        self.report(pos, result, stats, started)
+    }
+
+    fn report(
+        &self,
+        pos: &G::Position,
+        result: RootResult<G::Move>,
+        mut stats: SearchStats,
+        started: Instant,
+    ) -> Report<G::Move> {
+        stats.nodes = stats.nodes.max(1);
+        let pv = self.principal_variation(pos, result.best);
+        Report {
+            value: result.value,
+            bounds: result.bounds,
+            best: result.best,
+            pv,
+            depth: result.depth,
+            complete: result.complete,
+            stats,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// The moves from `pos` following the table's best moves, starting with `first`.
+    fn principal_variation(&self, pos: &G::Position, first: Option<G::Move>) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let Some(first) = first else { return pv };
+        let mut seen = std::collections::HashSet::new();
+        let mut pos = self.game.play(pos, first);
+        pv.push(first);
+        let mut moves = Vec::new();
+        while pv.len() < 128 {
+            let key = self.game.key(&pos);
+            if !seen.insert(key) {
+                break;
+            }
+            let Some(index) = self.tt.probe(key).and_then(|e| e.best) else { break };
+            moves.clear();
+            // Table indices refer to the moves as generated.
+            if self.game.search_moves(&pos, &mut moves).is_some() {
+                break;
+            }
+            let Some(&mv) = moves.get(index as usize) else { break };
+            pv.push(mv);
+            pos = self.game.play(&pos, mv);
+        }
+        pv
+    }
+}

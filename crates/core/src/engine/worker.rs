@@ -1,0 +1,503 @@
+//! One search thread ([`Worker`]) and its negamax, read top to bottom: a node is counted, stopped
+//! if a limit says so, handed to the game's own solver if it has one, checked for repetition,
+//! valued at once if the game can, bounded, answered by the table if the table can, and else
+//! expanded: the table's move first, then the others in order, each with a null window after the
+//! first, and the result stored in the table.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use super::settings::{EngineSettings, Limits, SearchStats};
+use super::split::Cancel;
+use super::Engine;
+use crate::game::{ExactHints, Game, PositionKey};
+use crate::score::{from_node, to_node, Score, INFINITY, UNLIMITED};
+use crate::tt::{Bound, TranspositionTable, TtEntry};
+
+/// A worker's per-ply buffers.
+pub(super) struct Buffers<G: Game> {
+    /// The moves of the node at each ply, in search order once ordered.
+    moves: Vec<Vec<G::Move>>,
+    /// Per ply, the moves as generated, before ordering (table entries index into them).
+    generated: Vec<Vec<G::Move>>,
+    /// Per ply, the first children played, to prefetch their table buckets, kept for their
+    /// search.
+    pub(super) children: Vec<Vec<Child<G>>>,
+}
+
+impl<G: Game> Default for Buffers<G> {
+    fn default() -> Self {
+        Self { moves: Vec::new(), generated: Vec::new(), children: Vec::new() }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Buffers<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buffers for {} plies", self.moves.len())
+    }
+}
+
+/// How many spare buffers an engine keeps: enough for every subtree searched at once.
+pub(super) const SPARE_BUFFERS: usize = 64;
+
+/// What a worker shares with the engine: the game, the table, the settings, the spare buffers.
+type Parts<'e, G> = (&'e G, &'e TranspositionTable, &'e EngineSettings, &'e Mutex<Vec<Buffers<G>>>);
+
+/// The spare buffers, even if a thread panicked while holding them (they hold no invariant).
+fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexGuard<'_, Vec<Buffers<G>>> {
+    spare.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<G: Game> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        let mut spare = lock(self.spare);
+        if spare.len() < SPARE_BUFFERS {
+            spare.push(std::mem::take(&mut self.buffers));
+        }
+    }
+}
+
+/// A move, the position it leads to and that position's table key.
+pub(super) type Child<G> = (<G as Game>::Move, <G as Game>::Position, u64);
+
+/// What a driver (a probe sequence, iterative deepening) found at the root.
+pub(super) struct RootResult<M> {
+    pub(super) value: i32,
+    pub(super) bounds: (i32, i32),
+    pub(super) best: Option<M>,
+    pub(super) depth: u32,
+    pub(super) complete: bool,
+}
+
+/// One search thread: its own counters, move buffers and ordering tables.
+pub(super) struct Worker<'e, G: Game> {
+    pub(super) game: &'e G,
+    pub(super) tt: &'e TranspositionTable,
+    pub(super) settings: &'e EngineSettings,
+    pub(super) stop: &'e AtomicBool,
+    pub(super) limits: Limits,
+    pub(super) started: Instant,
+    /// 0 for the main thread; helpers vary their move order by their id.
+    pub(super) id: usize,
+    pub(super) stats: SearchStats,
+    pub(super) buffers: Buffers<G>,
+    /// Where the buffers go back when the worker is done.
+    pub(super) spare: &'e Mutex<Vec<Buffers<G>>>,
+    pub(super) killers: Vec<[Option<G::Move>; 2]>,
+    pub(super) history: Vec<u32>,
+    /// Best root move of the current iteration.
+    pub(super) root_best: Option<G::Move>,
+    /// Whether a leaf at the depth limit was evaluated this iteration.
+    pub(super) hit_horizon: bool,
+    /// Whether limits may stop the current iteration.
+    pub(super) may_stop: bool,
+    /// Whether this helper perturbs its move order (iterative deepening; exact solving varies
+    /// the probed thresholds instead).
+    pub(super) perturb: bool,
+    /// Keys of the positions on the current path (games with cycles only).
+    pub(super) path: Vec<u64>,
+    /// The lowest ply of a position repeated in the subtree being searched (`usize::MAX` if
+    /// none): results at or below it depend on the path and stay out of the table.
+    pub(super) repeated_at: usize,
+    pub(super) aborted: bool,
+    /// The node count at which to look at the clock and the stop flag next.
+    pub(super) next_check: u64,
+    /// Whether this worker searches the younger brothers of big nodes in parallel.
+    pub(super) split: bool,
+    /// The flags of the splits above this worker: one is set when a sibling subtree searched in
+    /// parallel with this worker's cut off, and the work is no longer needed.
+    pub(super) cancel: Option<Arc<Cancel>>,
+}
+
+/// How often (in nodes) a worker looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+    pub(super) fn new<'g>(
+        engine: &'e Engine<'g, G>,
+        stop: &'e AtomicBool,
+        limits: Limits,
+        started: Instant,
+        id: usize,
+    ) -> Self
+    where
+        'g: 'e,
+    {
+        Self::from_parts(
+            (engine.game, &engine.tt, &engine.settings, &engine.spare),
+            stop,
+            limits,
+            started,
+            id,
+        )
+    }
+
+    /// A fresh worker on the engine's game, table and settings.
+    pub(super) fn from_parts(
+        (game, tt, settings, spare): Parts<'e, G>,
+        stop: &'e AtomicBool,
+        limits: Limits,
+        started: Instant,
+        id: usize,
+    ) -> Self {
+        Self {
+            game,
+            tt,
+            settings,
+            stop,
+            limits,
+            started,
+            id,
+            stats: SearchStats::default(),
+            buffers: lock(spare).pop().unwrap_or_default(),
+            spare,
+            killers: Vec::new(),
+            history: Vec::new(),
+            root_best: None,
+            hit_horizon: false,
+            may_stop: true,
+            perturb: false,
+            path: Vec::new(),
+            repeated_at: usize::MAX,
+            aborted: false,
+            next_check: 0,
+            split: false,
+            cancel: None,
+        }
+    }
+
+    /// Whether to abandon the search: checked every [`CHECK_EVERY`] nodes.
+    pub(super) fn check_stop(&mut self) -> bool {
+        // Nodes counted by the game's own solver make the counter jump: compare, not divide.
+        if self.stats.nodes >= self.next_check {
+            self.next_check = self.stats.nodes + CHECK_EVERY;
+            if self.stop.load(Relaxed) && (self.may_stop || self.id != 0) || self.cancelled() {
+                self.aborted = true;
+            } else if self.id == 0 && self.may_stop {
+                let nodes = self.limits.nodes.is_some_and(|n| self.stats.nodes >= n);
+                let time = self.limits.time.is_some_and(|t| self.started.elapsed() >= t);
+                if nodes || time {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// The fail-soft value of `pos`, `ply` plies below the root, searched `depth` plies deep
+    /// ([`UNLIMITED`]: to the end of the game) within the window `(alpha, beta)`.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &G::Position,
+        depth: u32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.negamax_keyed(pos, None, depth, ply, alpha, beta)
+    }
+
+    /// [`Worker::negamax`] with the position's table key, if the caller computed it already.
+    pub(super) fn negamax_keyed(
+        &mut self,
+        pos: &G::Position,
+        key: Option<u64>,
+        depth: u32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.stats.nodes += 1;
+        if ply == 0 {
+            self.path.clear();
+            self.repeated_at = usize::MAX;
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        if self.buffers.moves.len() <= ply {
+            self.buffers.moves.resize_with(ply + 1, Vec::new);
+            self.buffers.generated.resize_with(ply + 1, Vec::new);
+            self.buffers.children.resize_with(ply + 1, Vec::new);
+        }
+        // Below the root, the game may solve small subproblems itself, faster than a search.
+        if ply > 0 {
+            let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
+            if let Some(score) = self.game.solve_directly(pos, a, b, &mut self.stats.nodes) {
+                return from_node(score, ply);
+            }
+        }
+        // Start fetching this node's table bucket now (unless the parent did): the memory
+        // latency then overlaps move generation instead of stalling the probe.
+        let key = key.unwrap_or_else(|| {
+            let key = self.game.key(pos);
+            self.tt.prefetch(key);
+            key
+        });
+        if G::CYCLES {
+            if let Some(at) = self.path.iter().position(|&k| k == key) {
+                self.repeated_at = self.repeated_at.min(at);
+                return self.game.repetition_score(pos);
+            }
+            self.path.push(key);
+        }
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
+        moves.clear();
+        let value = match self.game.search_moves(pos, &mut moves) {
+            Some(score) => from_node(score, ply),
+            None => self.expand(&Node { pos, key, depth, ply, beta }, &mut moves, alpha),
+        };
+        self.buffers.moves[ply] = moves;
+        if G::CYCLES {
+            self.path.pop();
+        }
+        value
+    }
+
+    /// The body of [`Worker::negamax`] once the moves are generated: final and horizon nodes,
+    /// the game's bounds, the table, and else the search of the moves.
+    fn expand(&mut self, node: &Node<'_, G::Position>, moves: &mut [G::Move], alpha: Score) -> Score {
+        let (pos, ply) = (node.pos, node.ply);
+        if moves.is_empty() {
+            return from_node(self.game.final_score(pos), ply);
+        }
+        if node.depth == 0 {
+            self.hit_horizon = true;
+            return self.game.evaluate(pos);
+        }
+        let (low, high) = self.game.score_bounds(pos);
+        let (low, high) = (from_node(low, ply), from_node(high, ply));
+        if high <= alpha {
+            return high;
+        }
+        if low >= node.beta {
+            return low;
+        }
+        let node = Node { beta: node.beta.min(high), ..*node };
+        let tt_depth = node.depth.min(u32::from(TtEntry::UNLIMITED)) as u8;
+        let entry = self.tt.probe(node.key);
+        if let Some(e) = entry {
+            self.stats.tt_hits += 1;
+            if e.depth >= tt_depth {
+                let score = from_node(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= node.beta,
+                    Bound::Upper => score <= alpha,
+                };
+                // The root is always searched, so that it has a best move.
+                if cut && ply > 0 {
+                    self.stats.tt_cutoffs += 1;
+                    // A depth-limited entry carries heuristic values: this iteration is not exact.
+                    self.hit_horizon |= e.depth != TtEntry::UNLIMITED;
+                    return score;
+                }
+            }
+        }
+        self.search_children(&node, moves, entry, alpha)
+    }
+
+    /// Searches the moves with principal-variation search and stores the result: the table's
+    /// move first, and only if it does not cut off, the others in the game's order (so nodes
+    /// answered by the table move never pay for move ordering).
+    fn search_children(
+        &mut self,
+        node: &Node<'_, G::Position>,
+        moves: &mut [G::Move],
+        entry: Option<TtEntry>,
+        alpha: Score,
+    ) -> Score {
+        let (pos, ply) = (node.pos, node.ply);
+        let nodes_before = self.stats.nodes;
+        let horizon_above = std::mem::replace(&mut self.hit_horizon, false);
+        let mut state = NodeState { best: -INFINITY, best_move: None, alpha, searched: 0 };
+        let tt_move = entry.and_then(|e| e.best);
+        // Table indices refer to the moves as generated, before ordering.
+        let tt_index = tt_move.filter(|&i| (i as usize) < moves.len());
+        let tt_move = tt_index.map(|i| moves[i as usize]);
+        let mut cut = false;
+        if let Some(mv) = tt_move {
+            let child = self.game.play(pos, mv);
+            cut = self.search_move(node, &child, None, mv, &mut state);
+        }
+        let mut best_index = tt_index;
+        if !cut && !self.aborted {
+            let mut generated = std::mem::take(&mut self.buffers.generated[ply]);
+            generated.clear();
+            // A loop rather than a call to memcpy, which costs more for a handful of moves.
+            generated.extend(moves.iter().copied());
+            let children = self.prefetch_children(pos, moves, tt_index, ply);
+            // Ordering the moves gives the loads time to arrive.
+            let others = self.move_order(pos, moves, tt_index, node.depth, ply);
+            if !self.transposition_cutoff(node, &children, &mut state) {
+                self.search_in_order(node, others, &children, &mut state);
+            }
+            self.buffers.children[ply] = children;
+            best_index = state.best_move.and_then(|m| generated_index(&generated, m));
+            self.buffers.generated[ply] = generated;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let best = state.best;
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= node.beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored_best = if bound == Bound::Upper { tt_index } else { best_index };
+        let work = work_of(self.stats.nodes - nodes_before);
+        // A subtree that never met the depth limit was searched to the end of the game: its
+        // result holds at any depth.
+        let tt_depth = if self.hit_horizon {
+            node.depth.min(u32::from(TtEntry::UNLIMITED) - 1) as u8
+        } else {
+            TtEntry::UNLIMITED
+        };
+        self.hit_horizon |= horizon_above;
+        if self.repeated_at > ply {
+            let entry =
+                TtEntry { score: to_node(best, ply), depth: tt_depth, bound, best: stored_best, work };
+            self.tt.store(node.key, entry);
+        } else if self.repeated_at == ply {
+            self.repeated_at = usize::MAX; // the repetition closes here: ancestors are unaffected
+        }
+        best
+    }
+
+    /// Searches `moves` in this order (after the table move, if any, without a cutoff), taking
+    /// the children already played from `children`.
+    fn search_in_order(
+        &mut self,
+        node: &Node<'_, G::Position>,
+        moves: &[G::Move],
+        children: &[Child<G>],
+        state: &mut NodeState<G::Move>,
+    ) {
+        for (k, &mv) in moves.iter().enumerate() {
+            if state.searched > 0 && moves.len() - k >= 2 && self.splits_at(node) {
+                self.search_in_parallel(node, &moves[k..], state);
+                break;
+            }
+            let cut = match children.iter().find(|c| c.0 == mv) {
+                Some((_, child, key)) => self.search_move(node, child, Some(*key), mv, state),
+                None => {
+                    let child = self.game.play(node.pos, mv);
+                    self.search_move(node, &child, None, mv, state)
+                }
+            };
+            if cut || self.aborted {
+                break;
+            }
+        }
+    }
+
+    /// Searches one move of `node`, leading to `child` (whose table key may be known): a null
+    /// window after the first move, searched again when it lands inside the window. Updates the
+    /// node's state; returns true on a cutoff.
+    fn search_move(
+        &mut self,
+        node: &Node<'_, G::Position>,
+        child: &G::Position,
+        key: Option<u64>,
+        mv: G::Move,
+        state: &mut NodeState<G::Move>,
+    ) -> bool {
+        let (next, ply, beta) = (child_depth(node.depth), node.ply, node.beta);
+        let a = state.alpha;
+        let score = if state.searched == 0 || !self.settings.pvs {
+            -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
+        } else {
+            let s = -self.negamax_keyed(child, key, next, ply + 1, -a - 1, -a);
+            if s > a && s < beta && !self.aborted {
+                -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
+            } else {
+                s
+            }
+        };
+        self.take_score(node, state, mv, score)
+    }
+
+    /// Takes the score of a searched move into its node's state; returns true on a cutoff.
+    pub(super) fn take_score(
+        &mut self,
+        node: &Node<'_, G::Position>,
+        state: &mut NodeState<G::Move>,
+        mv: G::Move,
+        score: Score,
+    ) -> bool {
+        state.searched += 1;
+        if self.aborted || score <= state.best {
+            return false;
+        }
+        state.best = score;
+        state.best_move = Some(mv);
+        if node.ply == 0 {
+            self.root_best = Some(mv);
+        }
+        state.alpha = state.alpha.max(score);
+        if state.alpha < node.beta {
+            return false;
+        }
+        self.stats.beta_cutoffs += 1;
+        if state.searched == 1 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        self.reward(mv, node.depth, node.ply);
+        true
+    }
+}
+
+/// A node being searched: its position and table key, the plies to search below it
+/// ([`UNLIMITED`]: to the end), its distance from the root, and the upper end of its window (the
+/// lower end rises as moves are searched, in [`NodeState`]).
+pub(super) struct Node<'p, P> {
+    pub(super) pos: &'p P,
+    pub(super) key: u64,
+    pub(super) depth: u32,
+    pub(super) ply: usize,
+    pub(super) beta: Score,
+}
+
+impl<P> Clone for Node<'_, P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Node<'_, P> {}
+
+/// The search state of one node while its moves are tried.
+pub(super) struct NodeState<M> {
+    /// The best score found so far.
+    pub(super) best: Score,
+    /// The move that found it.
+    pub(super) best_move: Option<M>,
+    /// The lower end of the window, raised by each better score.
+    pub(super) alpha: Score,
+    /// Moves searched so far.
+    pub(super) searched: usize,
+}
+
+/// The depth left below a node searched to `depth`.
+pub(super) fn child_depth(depth: u32) -> u32 {
+    if depth == UNLIMITED {
+        UNLIMITED
+    } else {
+        depth - 1
+    }
+}
+
+/// The index of `mv` among the moves as generated.
+fn generated_index<M: PartialEq>(generated: &[M], mv: M) -> Option<u8> {
+    generated.iter().position(|g| *g == mv).and_then(|i| u8::try_from(i).ok())
+}
+
+/// The size class of a subtree of `nodes` nodes (its bit length), which the table uses to keep
+/// the entries that cost the most to recompute.
+fn work_of(nodes: u64) -> u8 {
+    (64 - nodes.leading_zeros()) as u8
+}
