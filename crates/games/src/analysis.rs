@@ -1,34 +1,46 @@
-//! A position of any built-in game valued with every move, the way front ends show it: exactly
-//! where the game's solver can (retrograde analysis of everything reachable, an exact search, a
-//! database), otherwise from a search cut at a depth or time limit and marked as not exact.
+//! The one oracle of the front ends: a position of any built-in game valued, with each of its
+//! moves, and a move chosen, whatever the game's solver (see [`Solver`]):
+//!
+//! - **retrograde**: everything reachable is explored and solved backwards (or read from a
+//!   database file written by `build`), with remoteness;
+//! - **search**: the alpha-beta engine solves exactly, within the time given if any; a search that
+//!   does not finish in time falls back to a depth-limited one, marked as not exact;
+//! - **database**: exact where the game's database covers the position (the engine reads it at
+//!   its leaves), else a limited search.
+//!
+//! `solve`, `play` and `search` on the command line and `/api/{game}/analyze` on the web page all
+//! answer through [`Analyzer`], so they cannot disagree.
 
 use std::time::Duration;
 
-use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
+use gamegraph::database::{Database, Entry};
+use gamegraph::engine::{Engine, EngineSettings, Limits, Report, UNLIMITED};
 use gamegraph::explore::TooManyPositions;
-use gamegraph::{ExploredGame, Model, Outcome, Solution};
+use gamegraph::{ExploredGame, Model, Outcome, Score, Solution};
 use serde::Serialize;
 
 use crate::{BoardView, BuiltinGame, Solver};
 
+/// Games are valued in the zero-sum model: a drawn final position is a draw, not a loss.
+pub const MODEL: Model = Model::Minimax;
+
 /// How much work one analysis may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
-    /// Wall time for the search of all the moves together.
-    pub time: Duration,
+    /// Wall time for the whole analysis of a position (its moves share it); `None`: exact
+    /// searches run to the end, however long they take.
+    pub time: Option<Duration>,
     /// Plies for searches that cannot be exact (none: as deep as the time allows).
     pub depth: Option<u32>,
     /// Most positions explored by retrograde analysis.
     pub positions: usize,
-    /// Transposition table of the search, in MiB.
-    pub hash_mib: usize,
-    /// Search threads.
-    pub threads: usize,
+    /// Only win, draw or loss (values 1, 0, -1), which exact searches find faster.
+    pub weak: bool,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Self { time: Duration::from_secs(2), depth: None, positions: 2_000_000, hash_mib: 16, threads: 1 }
+        Self { time: Some(Duration::from_secs(2)), depth: None, positions: 2_000_000, weak: false }
     }
 }
 
@@ -36,9 +48,9 @@ impl Default for Budget {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Value {
     /// The value in the game's units; none when the time ran out before any answer.
-    pub value: Option<i32>,
-    /// `win`, `draw` or `lose`, from the sign of the value.
-    pub outcome: Option<&'static str>,
+    pub value: Option<Score>,
+    /// Win, draw or lose, from the sign of the value.
+    pub outcome: Option<Outcome>,
     /// Moves to the end under perfect play, where known.
     pub remoteness: Option<u32>,
     /// Whether the value is the game-theoretic one.
@@ -48,14 +60,14 @@ pub struct Value {
 }
 
 impl Value {
-    fn exact(value: i32, remoteness: Option<u32>) -> Self {
-        Self { value: Some(value), outcome: Some(sign(value).name()), remoteness, exact: true, depth: None }
+    fn exact(value: Score, remoteness: Option<u32>) -> Self {
+        Self { value: Some(value), outcome: Some(Outcome::of(value)), remoteness, exact: true, depth: None }
     }
 
-    fn searched(value: i32, depth: u32) -> Self {
+    fn searched(value: Score, depth: u32) -> Self {
         Self {
             value: Some(value),
-            outcome: Some(sign(value).name()),
+            outcome: Some(Outcome::of(value)),
             remoteness: None,
             exact: false,
             depth: Some(depth),
@@ -64,22 +76,24 @@ impl Value {
 
     const UNKNOWN: Value = Value { value: None, outcome: None, remoteness: None, exact: false, depth: None };
 
+    /// A solved database entry.
+    fn from_entry(entry: &Entry) -> Self {
+        Self { outcome: Some(entry.outcome), ..Self::exact(entry.value.unwrap_or(0), entry.remoteness) }
+    }
+
     /// The same value seen by the other player, one move further from the end.
     fn negated(self) -> Self {
         Self {
             value: self.value.map(|v| -v),
-            outcome: self.value.map(|v| sign(-v).name()),
+            outcome: self.outcome.map(Outcome::opposite),
             remoteness: self.remoteness.map(|r| r + 1),
             ..self
         }
     }
-}
 
-fn sign(v: i32) -> Outcome {
-    match v.signum() {
-        1 => Outcome::Win,
-        -1 => Outcome::Lose,
-        _ => Outcome::Draw,
+    /// Whether the value is known only from a search cut by the time limit.
+    fn cut_by_time(&self) -> bool {
+        !self.exact && self.depth.is_none()
     }
 }
 
@@ -110,12 +124,27 @@ pub struct Analysis {
     pub over: bool,
     /// Every legal move, in generation order.
     pub moves: Vec<MoveValue>,
-    /// The moves with the best value.
+    /// The optimal moves: the best value, then the fastest win or the slowest loss where the
+    /// distance is known.
     pub best: Vec<String>,
     /// Whether some value was cut short by the time limit.
     pub cut_by_time: bool,
     /// The position as a grid, for drawing.
     pub board: BoardView,
+    /// Positions searched (0 for retrograde analysis and databases).
+    #[serde(skip)]
+    pub nodes: u64,
+}
+
+/// The value of one position with what it took to find it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionValue<M> {
+    /// The value for the player to move.
+    pub value: Value,
+    /// A move achieving it, where known.
+    pub best: Option<M>,
+    /// Positions searched.
+    pub nodes: u64,
 }
 
 /// Why a position could not be analysed.
@@ -127,153 +156,274 @@ pub enum AnalysisError {
     /// The search table could not be allocated.
     #[error("cannot allocate a {0} MiB search table")]
     Memory(usize),
+    /// A database file does not hold the position.
+    #[error("position {0} is not in the database")]
+    NotInDatabase(String),
+    /// A database file belongs to another game.
+    #[error("a database of {found}, not of {wanted}")]
+    WrongGame {
+        /// The game of the database.
+        found: String,
+        /// The game analysed.
+        wanted: String,
+    },
 }
 
-/// Values `pos` and each of its moves within `budget`, with a search table of its own when the
-/// game is solved by search.
-pub fn analyze<G: BuiltinGame>(
-    game: &G,
-    pos: &G::Position,
-    budget: &Budget,
-) -> Result<Analysis, AnalysisError> {
-    analyze_with(game, pos, budget, None)
+/// Where retrograde values come from.
+enum Solved<G: BuiltinGame> {
+    /// Not yet explored.
+    Nothing,
+    /// Everything reachable from some root, solved.
+    Explored(Box<ExploredGame<G>>, Solution),
+    /// A database file written by `build`.
+    File(Database),
 }
 
-/// [`analyze`] with the caller's engine, if given, instead of a new one (whose table `budget`
-/// sizes): a caller analysing position after position keeps one table for all of them.
-pub fn analyze_with<G: BuiltinGame>(
-    game: &G,
-    pos: &G::Position,
-    budget: &Budget,
-    engine: Option<&Engine<'_, G>>,
-) -> Result<Analysis, AnalysisError> {
-    let mut moves = Vec::new();
-    game.moves(pos, &mut moves);
-    let (value, values) = match G::SOLVER {
-        Solver::Retrograde => retrograde(game, pos, &moves, budget)?,
-        Solver::Search | Solver::Database => searched(game, pos, &moves, budget, engine)?,
-    };
-    let best_value = values.iter().filter_map(|v| v.value).max();
-    let cut_by_time = values.iter().chain([&value]).any(|v| !v.exact && v.depth.is_none());
-    let moves: Vec<MoveValue> = moves
-        .iter()
-        .zip(values)
-        .map(|(&mv, value)| MoveValue {
-            notation: game.format_move(pos, mv),
-            position: game.format_position(&game.play(pos, mv)),
+/// Analyses positions of one game, keeping what it learnt (the search table, the solved graph)
+/// from one position to the next: a game played move after move is explored once.
+pub struct Analyzer<'g, G: BuiltinGame> {
+    game: &'g G,
+    budget: Budget,
+    settings: EngineSettings,
+    engine: Option<Engine<'g, G>>,
+    solved: Solved<G>,
+}
+
+impl<'g, G: BuiltinGame> Analyzer<'g, G> {
+    /// An analyzer of `game` within `budget`, whose searches use `settings`.
+    pub fn new(game: &'g G, budget: Budget, settings: EngineSettings) -> Self {
+        Self { game, budget, settings, engine: None, solved: Solved::Nothing }
+    }
+
+    /// Reads retrograde values from `database` (written by `build`) instead of exploring.
+    pub fn with_database(mut self, database: Database) -> Result<Self, AnalysisError> {
+        if database.game != self.game.name() {
+            return Err(AnalysisError::WrongGame { found: database.game, wanted: self.game.name() });
+        }
+        self.solved = Solved::File(database);
+        Ok(self)
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The search engine, created with its table on first use.
+    pub fn engine(&mut self) -> Result<&Engine<'g, G>, AnalysisError> {
+        if self.engine.is_none() {
+            let engine = Engine::try_new(self.game, self.settings.clone())
+                .map_err(|_| AnalysisError::Memory(self.settings.tt_mib))?;
+            self.engine = Some(engine);
+        }
+        Ok(self.engine.as_ref().expect("just created"))
+    }
+
+    /// Iterative deepening from `pos` within `limits`: the engine's own report.
+    pub fn search(&mut self, pos: &G::Position, limits: Limits) -> Result<Report<G::Move>, AnalysisError> {
+        Ok(self.engine()?.search(pos, limits))
+    }
+
+    /// The value of `pos` for its player to move, with a move achieving it, within the whole
+    /// time budget.
+    pub fn value(&mut self, pos: &G::Position) -> Result<PositionValue<G::Move>, AnalysisError> {
+        match G::ENTRY.solver {
+            Solver::Retrograde => {
+                let a = self.analyze(pos)?;
+                let best = self.best_move(pos, &a);
+                Ok(PositionValue { value: a.value, best, nodes: 0 })
+            }
+            Solver::Search | Solver::Database => self.searched_value(pos, self.budget.time),
+        }
+    }
+
+    /// Values `pos` and each of its moves; the moves share the time budget.
+    pub fn analyze(&mut self, pos: &G::Position) -> Result<Analysis, AnalysisError> {
+        let game = self.game;
+        let mut moves = Vec::new();
+        game.moves(pos, &mut moves);
+        let (value, values, nodes) = match G::ENTRY.solver {
+            Solver::Retrograde => self.retrograde(pos, &moves)?,
+            Solver::Search | Solver::Database => self.searched(pos, &moves)?,
+        };
+        let cut_by_time = values.iter().chain([&value]).any(Value::cut_by_time);
+        let best = optimal(&values);
+        let moves: Vec<MoveValue> = moves
+            .iter()
+            .zip(values)
+            .map(|(&mv, value)| MoveValue {
+                notation: game.format_move(pos, mv),
+                position: game.format_position(&game.play(pos, mv)),
+                value,
+            })
+            .collect();
+        let best = best.into_iter().map(|i| moves[i].notation.clone()).collect();
+        Ok(Analysis {
+            game: game.name(),
+            position: game.format_position(pos),
+            over: moves.is_empty(),
             value,
+            moves,
+            best,
+            cut_by_time,
+            board: game.board(pos),
+            nodes,
         })
-        .collect();
-    let best = moves
-        .iter()
-        .filter(|m| m.value.value.is_some() && m.value.value == best_value)
-        .map(|m| m.notation.clone())
-        .collect();
-    Ok(Analysis {
-        game: game.name(),
-        position: game.format_position(pos),
-        over: moves.is_empty(),
-        value,
-        moves,
-        best,
-        cut_by_time,
-        board: game.board(pos),
-    })
-}
+    }
 
-/// Exact values with remoteness from the solved graph of everything reachable from `pos`.
-fn retrograde<G: BuiltinGame>(
-    game: &G,
-    pos: &G::Position,
-    moves: &[G::Move],
-    budget: &Budget,
-) -> Result<(Value, Vec<Value>), AnalysisError> {
-    let explored = ExploredGame::new(game, pos.clone(), budget.positions)?;
-    let solution: Solution = explored.solve(Model::Minimax);
-    let value_of = |p: &G::Position| {
-        let id = explored.id(p).expect("reachable positions are explored");
-        Value::exact(solution.value(id).unwrap_or(0), solution.remoteness(id))
-    };
-    let values = moves.iter().map(|&mv| value_of(&game.play(pos, mv)).negated()).collect();
-    Ok((value_of(pos), values))
-}
+    /// The move to play at `pos`, analysed as `analysis`: the first optimal move, or where no
+    /// move could be valued in time, the engine's choice at the depth it reaches in the time
+    /// budget. `None` at the end of the game.
+    pub fn best_move(&mut self, pos: &G::Position, analysis: &Analysis) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        self.game.moves(pos, &mut moves);
+        let first = *moves.first()?;
+        if let Some(best) = analysis.best.first() {
+            return moves.iter().copied().find(|&mv| &self.game.format_move(pos, mv) == best);
+        }
+        let time = self.budget.time;
+        let Ok(engine) = self.engine() else { return Some(first) };
+        engine.clear();
+        Some(engine.search(pos, Limits { time, ..Limits::default() }).best.unwrap_or(first))
+    }
 
-/// Values by the engine: exact at the end of the game, where the game knows them at once (a
-/// database) or where an exact search finishes in time; else from a limited search.
-fn searched<G: BuiltinGame>(
-    game: &G,
-    pos: &G::Position,
-    moves: &[G::Move],
-    budget: &Budget,
-    engine: Option<&Engine<'_, G>>,
-) -> Result<(Value, Vec<Value>), AnalysisError> {
-    let owned;
-    let engine = match engine {
-        Some(engine) => engine,
-        None => {
-            let settings = EngineSettings {
-                tt_mib: budget.hash_mib,
-                threads: budget.threads.max(1),
-                ..EngineSettings::default()
+    /// Exact values with remoteness from the solved graph of everything reachable from `pos`
+    /// (explored now unless an earlier exploration reached it), or from the database file.
+    fn retrograde(
+        &mut self,
+        pos: &G::Position,
+        moves: &[G::Move],
+    ) -> Result<(Value, Vec<Value>, u64), AnalysisError> {
+        let game = self.game;
+        let explored_here = match &self.solved {
+            Solved::Explored(explored, _) => explored.id(pos).is_some(),
+            Solved::File(_) => true,
+            Solved::Nothing => false,
+        };
+        if !explored_here {
+            let explored = ExploredGame::new(game, pos.clone(), self.budget.positions)?;
+            let solution = explored.solve(MODEL);
+            self.solved = Solved::Explored(Box::new(explored), solution);
+        }
+        let value_of = |p: &G::Position| -> Result<Value, AnalysisError> {
+            let entry = match &self.solved {
+                Solved::Explored(explored, solution) => {
+                    explored.id(p).map(|id| Entry::from_solution(solution, id))
+                }
+                Solved::File(db) => db.get(&game.format_position(p)).copied(),
+                Solved::Nothing => None,
             };
-            owned = Engine::try_new(game, settings).map_err(|_| AnalysisError::Memory(budget.hash_mib))?;
-            &owned
+            entry
+                .map(|e| Value::from_entry(&e))
+                .ok_or_else(|| AnalysisError::NotInDatabase(game.format_position(p)))
+        };
+        let values = moves
+            .iter()
+            .map(|&mv| value_of(&game.play(pos, mv)).map(Value::negated))
+            .collect::<Result<_, _>>()?;
+        Ok((value_of(pos)?, values, 0))
+    }
+
+    /// Values by the engine: exact at the end of the game, where the game knows them at once (a
+    /// database) or where an exact search finishes in time; else from a limited search. The moves
+    /// share the time budget.
+    fn searched(
+        &mut self,
+        pos: &G::Position,
+        moves: &[G::Move],
+    ) -> Result<(Value, Vec<Value>, u64), AnalysisError> {
+        let share = self.budget.time.map(|t| t / moves.len().max(1) as u32);
+        let mut nodes = 0;
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let child = self.searched_value(&self.game.play(pos, mv), share)?;
+            nodes += child.nodes;
+            values.push(child.value.negated());
         }
-    };
-    let share = budget.time / moves.len().max(1) as u32;
-    let values: Vec<Value> = moves
-        .iter()
-        .map(|&mv| position_value(game, engine, &game.play(pos, mv), share, budget.depth).negated())
-        .collect();
-    let value = if moves.is_empty() {
-        Value::exact(game.final_score(pos), Some(0))
-    } else {
-        let best = values.iter().filter_map(|v| v.value).max();
-        match best {
-            Some(best) if values.iter().all(|v| v.exact) => Value::exact(best, None),
-            Some(best) => Value {
-                value: Some(best),
-                outcome: Some(sign(best).name()),
-                remoteness: None,
-                exact: false,
-                depth: values.iter().filter_map(|v| v.depth).min(),
-            },
-            None => Value::UNKNOWN,
+        let value = if moves.is_empty() {
+            self.final_value(pos)
+        } else {
+            match values.iter().filter_map(|v| v.value).max() {
+                Some(best) if values.iter().all(|v| v.exact) => Value::exact(best, None),
+                Some(best) => {
+                    Value { depth: values.iter().filter_map(|v| v.depth).min(), ..Value::searched(best, 0) }
+                }
+                None => Value::UNKNOWN,
+            }
+        };
+        Ok((value, values, nodes))
+    }
+
+    /// The exact value of a final position.
+    fn final_value(&self, pos: &G::Position) -> Value {
+        Value::exact(self.weak(self.game.final_score(pos)), Some(0))
+    }
+
+    /// `score`, or only its sign in a weak analysis.
+    fn weak(&self, score: Score) -> Score {
+        if self.budget.weak {
+            score.signum()
+        } else {
+            score
         }
-    };
-    Ok((value, values))
+    }
+
+    /// The value of `pos` for its player to move within `time` (`None`: exact, however long).
+    fn searched_value(
+        &mut self,
+        pos: &G::Position,
+        time: Option<Duration>,
+    ) -> Result<PositionValue<G::Move>, AnalysisError> {
+        let game = self.game;
+        let mut moves = Vec::new();
+        game.moves(pos, &mut moves);
+        if moves.is_empty() {
+            return Ok(PositionValue { value: self.final_value(pos), best: None, nodes: 0 });
+        }
+        let (depth, weak) = (self.budget.depth, self.budget.weak);
+        let engine = self.engine()?;
+        let mut nodes = 0;
+        let mut time = time;
+        if G::ENTRY.solver == Solver::Search && depth.is_none() {
+            // An exact search first; if it does not finish, a limited one in the time left.
+            let limits = Limits { time: time.map(|t| t / 2), ..Limits::default() };
+            let r = if weak { engine.solve_within(pos, -1, 1, limits) } else { engine.solve(pos, limits) };
+            if r.complete {
+                let value = if weak { r.value.signum() } else { r.value };
+                return Ok(PositionValue {
+                    value: Value::exact(value, None),
+                    best: r.best,
+                    nodes: r.stats.nodes,
+                });
+            }
+            nodes = r.stats.nodes;
+            time = time.map(|t| t / 2);
+        } else if let Some(score) = game.immediate_score(pos) {
+            return Ok(PositionValue { value: Value::exact(self.weak(score), None), best: None, nodes: 0 });
+        }
+        let r = engine.search(pos, Limits { depth, time, ..Limits::default() });
+        let value = match r.depth {
+            UNLIMITED if r.complete => Value::exact(self.weak(r.value), None),
+            0 => Value::UNKNOWN,
+            d => Value::searched(self.weak(r.value), d),
+        };
+        Ok(PositionValue { value, best: r.best, nodes: nodes + r.stats.nodes })
+    }
 }
 
-/// The value of `pos` for its player to move within `time`.
-fn position_value<G: BuiltinGame>(
-    game: &G,
-    engine: &Engine<'_, G>,
-    pos: &G::Position,
-    time: Duration,
-    depth: Option<u32>,
-) -> Value {
-    let mut moves = Vec::new();
-    game.moves(pos, &mut moves);
-    if moves.is_empty() {
-        return Value::exact(game.final_score(pos), Some(0));
-    }
-    if let Some(score) = game.immediate_score(pos) {
-        return Value::exact(score, None);
-    }
-    let mut time = time;
-    if G::SOLVER == Solver::Search && depth.is_none() {
-        // An exact search first; if it does not finish, a limited one in the time left.
-        let r = engine.solve(pos, Limits { time: Some(time / 2), ..Limits::default() });
-        if r.complete {
-            return Value::exact(r.value, None);
-        }
-        time /= 2;
-    }
-    let limits = Limits { depth, time: Some(time), ..Limits::default() };
-    let r = engine.search(pos, limits);
-    match r.depth {
-        UNLIMITED if r.complete => Value::exact(r.value, None),
-        0 => Value::UNKNOWN,
-        d => Value::searched(r.value, d),
+/// The indices of the optimal moves among `values` (for the player making each): the best value,
+/// then, where distances are known, the fastest win or the slowest loss.
+fn optimal(values: &[Value]) -> Vec<usize> {
+    let Some(best) = values.iter().filter_map(|v| v.value).max() else { return Vec::new() };
+    let candidates: Vec<usize> = (0..values.len()).filter(|&i| values[i].value == Some(best)).collect();
+    let distance = |i: usize| values[i].remoteness;
+    let chosen = match Outcome::of(best) {
+        Outcome::Win => candidates.iter().filter_map(|&i| distance(i)).min(),
+        Outcome::Lose => candidates.iter().filter_map(|&i| distance(i)).max(),
+        Outcome::Draw => None,
+    };
+    match chosen {
+        Some(d) => candidates.into_iter().filter(|&i| distance(i) == Some(d)).collect(),
+        None => candidates,
     }
 }

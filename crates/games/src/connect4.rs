@@ -9,7 +9,7 @@
 //!
 //! Notation: the columns played, 1-based (`4453`); moves are a column number.
 
-use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry};
+use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
 
 /// The rules on one board size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,10 +324,22 @@ impl Evaluate for Connect4 {
         0
     }
 
-    fn final_score(&self, b: &Board) -> i32 {
-        -self.final_loss(b)
+    /// Scores are in the game's own units, as the stakes of final positions are.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
     }
 
+    /// Moves that create the most threats first; ties from the centre outwards.
+    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
+        self.order_by_threats(b, moves);
+    }
+
+    fn move_id(&self, mv: u8) -> Option<u16> {
+        Some(u16::from(mv))
+    }
+}
+
+impl ExactHints for Connect4 {
     fn immediate_score(&self, b: &Board) -> Option<i32> {
         if self.is_final(b) {
             return None;
@@ -368,9 +380,13 @@ impl Evaluate for Connect4 {
         let high = ((self.cells() - 1 - b.moves) / 2) as i32;
         (low, high)
     }
+}
 
-    /// Moves that create the most threats first; ties from the centre outwards.
-    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
+impl Connect4 {
+    /// Sorts `moves` so that those creating the most threats come first, ties from the centre
+    /// outwards.
+    #[inline]
+    fn order_by_threats(&self, b: &Board, moves: &mut [u8]) {
         let playable = self.playable(b);
         // Fewer is better: many threats, then near the centre; the column in the low byte.
         let key = |c: u8| {
@@ -395,10 +411,6 @@ impl Evaluate for Connect4 {
             *slot = k as u8;
         }
     }
-
-    fn move_id(&self, mv: u8) -> Option<u16> {
-        Some(u16::from(mv))
-    }
 }
 
 impl PositionKey for Connect4 {
@@ -410,23 +422,6 @@ impl PositionKey for Connect4 {
             key.min(b.mirrored_current + b.mirrored_mask)
         } else {
             key
-        }
-    }
-}
-
-impl Symmetry for Connect4 {
-    fn canonical(&self, b: &Board) -> Board {
-        let mirrored = Board {
-            current: b.mirrored_current,
-            mask: b.mirrored_mask,
-            moves: b.moves,
-            mirrored_current: b.current,
-            mirrored_mask: b.mask,
-        };
-        if (mirrored.current + mirrored.mask) < (b.current + b.mask) {
-            mirrored
-        } else {
-            *b
         }
     }
 }

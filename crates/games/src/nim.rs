@@ -4,7 +4,7 @@
 //! Notation: heap sizes separated by commas (`3,4,5`); a move is `HEAP:COUNT` with 1-based heaps
 //! (`2:3` takes three stones from the second heap).
 
-use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey};
+use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey};
 
 /// Largest heap accepted by the notation, so that positions stay small and moves countable.
 pub const MAX_HEAP: u16 = 10_000;
@@ -134,6 +134,8 @@ impl Notation for Nim {
             .join("\n")
     }
 }
+
+impl ExactHints for Nim {}
 
 impl Evaluate for Nim {
     /// Sign of the nim-sum: the whole theory of the game in one line, as a heuristic.

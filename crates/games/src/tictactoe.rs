@@ -6,7 +6,7 @@
 //! retrograde kernel.
 
 use gamegraph::game::{
-    DenseIndex, Evaluate, Game, Notation, NotationError, PositionKey, Stake, Symmetry, Unmoves,
+    DenseIndex, Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake, Unmoves,
 };
 
 /// The eight lines, as cell masks.
@@ -242,11 +242,15 @@ impl PositionKey for TicTacToe {
     }
 }
 
-impl Symmetry for TicTacToe {
-    fn canonical(&self, pos: &Board) -> Board {
+impl TicTacToe {
+    /// One representative of the position's class under the board's eight symmetries, equal for
+    /// all its images (the published count of classes is checked with it).
+    pub fn canonical(&self, pos: &Board) -> Board {
         SYMMETRIES.iter().map(|s| pos.map(s)).min().expect("eight symmetries")
     }
 }
+
+impl ExactHints for TicTacToe {}
 
 impl Evaluate for TicTacToe {
     /// Lines still open to the player to move minus lines open to the other.

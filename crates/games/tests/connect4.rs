@@ -11,10 +11,7 @@ use gamegraph_games::Connect4;
 fn test_set(name: &str) -> Vec<(String, i32)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/connect4").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the public test files are in tests/data/connect4)",
-            path.display()
-        )
+        panic!("{}: {e} (the public test files are in tests/data/connect4)", path.display())
     });
     text.lines()
         .map(|l| {

@@ -9,9 +9,8 @@ use gamegraph_games::{BuiltinGame, Othello};
 
 fn ffo(file: &str) -> Vec<(String, i32, Vec<String>)> {
     let path = format!("{}/../../tests/data/othello/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e} (the public FFO files are in tests/data/othello)")
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (the public FFO files are in tests/data/othello)"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {

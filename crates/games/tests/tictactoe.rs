@@ -3,7 +3,7 @@
 
 use gamegraph::search::{search, Algorithm, SearchOptions};
 use gamegraph::solution::solve_dense;
-use gamegraph::{DenseIndex, ExploredGame, Game, Model, Notation, Outcome, Symmetry, FINAL_SCALE};
+use gamegraph::{DenseIndex, ExploredGame, Game, Model, Notation, Outcome, FINAL_SCALE};
 use gamegraph_games::TicTacToe;
 
 fn explored() -> ExploredGame<TicTacToe> {

@@ -7,7 +7,7 @@
 //! and the side to move (`X` or `O`); a move is a square (`a1`..`h8`, either case) or `ps` for a
 //! pass.
 
-use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey, Stake};
+use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
 
 mod bitboard;
 mod endgame;
@@ -128,16 +128,13 @@ impl Evaluate for Othello {
         eval::evaluate(b.player, b.opponent)
     }
 
-    fn final_score(&self, b: &Board) -> i32 {
-        b.final_score()
-    }
-
-    fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
-        (b.empties() <= SMALL).then(|| solve_small(b.player, b.opponent, alpha, beta, nodes))
+    /// Scores are disc differences, as the stakes of final positions are.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
     }
 
     /// Fastest first with Edax's refinements (see `endgame::engine_order`), and from
-    /// [`EVAL_ORDER_FROM`] empties on, the value of a shallow search of each move as well.
+    /// `EVAL_ORDER_FROM` empties on, the value of a shallow search of each move as well.
     fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
         // In a depth-limited search, the subtree ends before the game does.
         let empties = b.empties().min(depth);
@@ -162,6 +159,16 @@ impl Evaluate for Othello {
         });
     }
 
+    fn move_id(&self, mv: u8) -> Option<u16> {
+        Some(u16::from(mv))
+    }
+}
+
+impl ExactHints for Othello {
+    fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
+        (b.empties() <= SMALL).then(|| solve_small(b.player, b.opponent, alpha, beta, nodes))
+    }
+
     /// The value of a shallow search: a few plies with the evaluation at the leaves.
     fn estimate(&self, b: &Board) -> Option<i32> {
         let depth = (b.empties().saturating_sub(10) / 2).min(6);
@@ -176,10 +183,6 @@ impl Evaluate for Othello {
         }
         let kept = |p: u64, o: u64| stable_discs(p, o).count_ones() as i32;
         (2 * kept(b.player, b.opponent) - 64, 64 - 2 * kept(b.opponent, b.player))
-    }
-
-    fn move_id(&self, mv: u8) -> Option<u16> {
-        Some(u16::from(mv))
     }
 }
 
@@ -293,31 +296,6 @@ impl Notation for Othello {
         }
         out.push_str(&format!("({} to move)", if b.black_to_move { "X" } else { "O" }));
         out
-    }
-
-    fn record_position<'a>(&self, line: &'a str) -> &'a str {
-        // The board and the side to move: the first 66 characters, whatever follows.
-        let end = line.char_indices().nth(66).map_or(line.len(), |(i, _)| i);
-        line[..end].trim_end_matches(';').trim_end()
-    }
-
-    fn format_solution(
-        &self,
-        text: &str,
-        score: i32,
-        best: Option<&str>,
-        moves: &[(String, Option<i32>)],
-    ) -> String {
-        let mut scored: Vec<&(String, Option<i32>)> = moves.iter().filter(|m| m.1.is_some()).collect();
-        scored.sort_by_key(|m| std::cmp::Reverse(m.1));
-        if scored.is_empty() {
-            return match best {
-                Some(best) => format!("{text}; {best}:{score:+};"),
-                None => format!("{text}; {score:+};"),
-            };
-        }
-        let listed: Vec<String> = scored.iter().map(|(m, v)| format!("{m}:{:+}", v.unwrap_or(0))).collect();
-        format!("{text}; {};", listed.join("; "))
     }
 }
 

@@ -24,7 +24,7 @@ pub mod rules;
 
 use std::sync::Arc;
 
-use gamegraph::game::{Evaluate, Game, Notation, NotationError, PositionKey, Stake};
+use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
 
 pub use database::Database;
 pub use rank::Ranking;
@@ -129,26 +129,25 @@ impl Game for Oware {
             _ => -(pos.captured_lead() - left),
         }
     }
+
+    const CYCLES: bool = true;
+
+    /// A repetition ends the game with the stones left shared evenly: what was captured so far
+    /// decides.
+    fn repetition_loss(&self, pos: &OwarePosition) -> Stake {
+        -pos.captured_lead()
+    }
 }
 
 impl Evaluate for Oware {
-    const CYCLES: bool = true;
-
     /// The captured difference: stones are the whole score.
     fn evaluate(&self, pos: &OwarePosition) -> i32 {
         pos.captured_lead()
     }
 
-    fn final_score(&self, pos: &OwarePosition) -> i32 {
-        -self.final_loss(pos)
-    }
-
-    fn repetition_score(&self, pos: &OwarePosition) -> i32 {
-        pos.captured_lead()
-    }
-
-    fn immediate_score(&self, pos: &OwarePosition) -> Option<i32> {
-        self.exact_score(pos)
+    /// Scores are stones, as the stakes of final positions are.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
     }
 
     /// Captures first, the largest first.
@@ -158,13 +157,20 @@ impl Evaluate for Oware {
         moves.sort_by_key(|&mv| std::cmp::Reverse(captured(mv)));
     }
 
+    fn move_id(&self, mv: u8) -> Option<u16> {
+        Some(u16::from(mv))
+    }
+}
+
+impl ExactHints for Oware {
+    /// The database's value, where it covers the position.
+    fn immediate_score(&self, pos: &OwarePosition) -> Option<i32> {
+        self.exact_score(pos)
+    }
+
     fn score_bounds(&self, pos: &OwarePosition) -> (i32, i32) {
         let left = rules::stones(&pos.pits) as i32;
         (pos.captured_lead() - left, pos.captured_lead() + left)
-    }
-
-    fn move_id(&self, mv: u8) -> Option<u16> {
-        Some(u16::from(mv))
     }
 }
 
