@@ -243,9 +243,8 @@ fn connect4_file(name: &str) -> String {
 #[test]
 fn solve_connect4_reads_test_files_from_stdin() {
     let path = connect4_file("Test_L3_R1");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e} (the public test files are in tests/data/connect4)")
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (the public test files are in tests/data/connect4)"));
     let sample: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
     let out = run(&["solve", "connect4", "-", "--threads", "1", "--hash", "16"], &sample);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -503,13 +502,33 @@ fn serve_starts_on_a_free_port_and_refuses_a_bad_database() {
         .unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.starts_with("gamegraph: serving http://127.0.0.1:"), "{line}");
+    // The page lists the games from the same registry as the command line, options included.
+    let addr = line.trim_start_matches("gamegraph: serving http://").split('/').next().unwrap();
+    let served = http_get_json(addr, "/api/games");
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(line.starts_with("gamegraph: serving http://127.0.0.1:"), "{line}");
+    let listed = json(&["games", "--json"]);
+    assert_eq!(served, listed);
+    let connect4 = listed["games"].as_array().unwrap().iter().find(|g| g["name"] == "connect4").unwrap();
+    assert_eq!(connect4["options"]["width"]["default"], "7");
+    assert_eq!(connect4["solver"], "search");
     assert!(fails(&["serve", "--db", "/nonexistent/db"], "").contains("no complete score file"));
     let bad_host = run(&["serve", "--host", "example.org"], "");
     assert!(!bad_host.status.success());
     assert!(String::from_utf8_lossy(&bad_host.stderr).contains("invalid IP address"));
+}
+
+/// The JSON body of `GET path` from the server at `addr`.
+fn http_get_json(addr: &str, path: &str) -> Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    serde_json::from_str(body).unwrap()
 }
 
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";

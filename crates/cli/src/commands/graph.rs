@@ -8,8 +8,35 @@ use gamegraph::report::GraphReport;
 use gamegraph::solution::solve_graph;
 use gamegraph::{Model, Outcome, Solution};
 
-use crate::io::{print_json, read_text};
-use crate::{FormatArg, GraphArgs, ModelArg};
+use crate::args::JsonFlag;
+use crate::terminal::{print_json, read_text};
+
+#[derive(clap::Args, Debug)]
+pub struct GraphArgs {
+    /// The graph file; '-' reads standard input.
+    file: std::path::PathBuf,
+    /// Value model: outcome (win/lose/draw), stakes (the seed's p) or minimax (zero-sum payoff).
+    #[arg(long, default_value_t = Model::Stakes)]
+    model: Model,
+    /// File format: 'text' (a -> b c / b = 3 / a) or 'edges' (u v / u = p, numeric ids).
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// Print CSV: name,outcome,value,remoteness,best.
+    #[arg(long, conflicts_with_all = ["json", "dot"])]
+    csv: bool,
+    /// Print Graphviz with positions coloured by outcome.
+    #[arg(long, conflicts_with = "json")]
+    dot: bool,
+    #[command(flatten)]
+    output: JsonFlag,
+}
+
+/// The formats of graph files.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum FormatArg {
+    Text,
+    Edges,
+}
 
 pub fn run(args: &GraphArgs) -> Result<()> {
     let text = read_text(&args.file)?;
@@ -18,11 +45,7 @@ pub fn run(args: &GraphArgs) -> Result<()> {
         FormatArg::Edges => parse_edges(&text),
     }
     .with_context(|| format!("{}", args.file.display()))?;
-    let model = match args.model {
-        ModelArg::Outcome => Model::Outcome,
-        ModelArg::Stakes => Model::Stakes,
-        ModelArg::Minimax => Model::Minimax,
-    };
+    let model = args.model;
     let solution = solve_graph(&parsed.graph, model);
     if args.output.json {
         return print_json(&GraphReport::new(&parsed, &solution, false));

@@ -1,5 +1,6 @@
 //! `gamegraph bench`: reproducible measurements of the engines.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -9,12 +10,114 @@ use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::{Model, Notation, Outcome};
-use gamegraph_games::Connect4;
+use gamegraph_games::{records, Connect4};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::io::print_json;
-use crate::{BenchConnect4Args, BenchGraphArgs, BenchOrderingArgs, BenchOthelloArgs};
+use crate::args::{EngineArgs, JsonFlag};
+use crate::terminal::{print_json, read_text};
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub what: BenchCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Build a reproducible random graph with cycles and solve it in every model.
+    Graph(BenchGraphArgs),
+    /// Solve Connect 4 test files ('moves score' per line), checking every score.
+    Connect4(BenchConnect4Args),
+    /// Leaves evaluated by minimax and alpha-beta under each move ordering, on random trees.
+    Ordering(BenchOrderingArgs),
+    /// Build the Oware databases from scratch in a temporary directory: time and positions per
+    /// second of each stone count, peak memory.
+    Oware(BenchOwareArgs),
+    /// Solve Othello endgames of .obf files exactly, checking each score and best move.
+    Othello(BenchOthelloArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchGraphArgs {
+    /// Number of positions.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub nodes: usize,
+    /// Number of moves.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub edges: usize,
+    /// Random seed: the same seed gives the same graph.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchConnect4Args {
+    /// Test files: one position per line, its columns then its expected score.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Only the first N positions of each file.
+    #[arg(long, value_name = "N")]
+    pub first: Option<usize>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchOrderingArgs {
+    /// Children per inner node.
+    #[arg(long, default_value_t = 4)]
+    pub branching: u32,
+    /// Depth of the leaves.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// Random trees averaged over.
+    #[arg(long, default_value_t = 20)]
+    pub trees: u32,
+    /// Seed of the first tree.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchOthelloArgs {
+    /// .obf files: one position per line, then '; MOVE:SCORE' entries, best first.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchOwareArgs {
+    /// Build every stone count up to this one.
+    #[arg(long, default_value_t = 16)]
+    pub stones: usize,
+    /// Rule variant: vu or abapa.
+    #[arg(long, default_value = "vu")]
+    pub rules: String,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+/// Runs the benchmark asked for.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    match &args.what {
+        BenchCommand::Graph(args) => graph(args),
+        BenchCommand::Connect4(args) => connect4(args),
+        BenchCommand::Ordering(args) => ordering(args),
+        BenchCommand::Oware(args) => crate::commands::oware::bench(args),
+        BenchCommand::Othello(args) => othello(args),
+    }
+}
 
 /// Runs `work` under a spinner (shown only on a terminal) and times it.
 fn phase<T>(message: &str, work: impl FnOnce() -> T) -> (T, Duration) {
@@ -44,7 +147,7 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     }
     // Both directions of the graph (8 bytes a move) and about 40 bytes a node with a solution.
     let needed = (args.edges as u64).saturating_mul(8).saturating_add((args.nodes as u64).saturating_mul(40));
-    if let Some(total) = crate::io::memory_bytes().filter(|&t| needed > t / 4 * 3) {
+    if let Some(total) = crate::terminal::memory_bytes().filter(|&t| needed > t / 4 * 3) {
         bail!(
             "a graph of {} nodes and {} edges needs about {} MiB, more than this machine's {} MiB allow",
             args.nodes,
@@ -105,38 +208,13 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     Ok(())
 }
 
-/// One line of a Connect 4 test file.
-struct TestPosition {
-    line: usize,
-    moves: String,
-    score: i32,
-}
-
-fn read_test_file(path: &std::path::Path, first: Option<usize>) -> Result<Vec<TestPosition>> {
-    let text = crate::io::read_text(path)?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let mut fields = line.split_whitespace();
-        let Some(moves) = fields.next() else { continue };
-        let score = fields
-            .next()
-            .and_then(|s| s.parse().ok())
-            .with_context(|| format!("{} line {}: expected 'moves score'", path.display(), i + 1))?;
-        out.push(TestPosition { line: i + 1, moves: moves.to_string(), score });
-        if first.is_some_and(|n| out.len() >= n) {
-            break;
-        }
-    }
-    Ok(out)
-}
-
 pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
     let game = Connect4::default();
-    let settings = args.engine.settings();
+    let settings = args.engine.settings()?;
     let engine = args.engine.engine(&game)?;
     let mut files = Vec::new();
     for path in &args.files {
-        let positions = read_test_file(path, args.first)?;
+        let positions = records::connect4_test_file(path, &read_text(path)?, args.first)?;
         let bar = ProgressBar::new(positions.len() as u64).with_message(path.display().to_string());
         if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})") {
             bar.set_style(style);
@@ -144,9 +222,9 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
         let (mut correct, mut nodes, mut time, mut worst) = (0usize, 0u64, Duration::ZERO, Duration::ZERO);
         let mut wrong = Vec::new();
         for p in &positions {
-            let pos = game
-                .parse_position(&p.moves)
-                .with_context(|| format!("{} line {}: bad position '{}'", path.display(), p.line, p.moves))?;
+            let pos = game.parse_position(&p.position).with_context(|| {
+                format!("{} line {}: bad position '{}'", path.display(), p.line, p.position)
+            })?;
             engine.clear();
             let r = engine.solve(&pos, Limits::default());
             nodes += r.stats.nodes;
@@ -155,7 +233,10 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
             if r.value == p.score {
                 correct += 1;
             } else {
-                wrong.push(format!("line {}: {} scored {} instead of {}", p.line, p.moves, r.value, p.score));
+                wrong.push(format!(
+                    "line {}: {} scored {} instead of {}",
+                    p.line, p.position, r.value, p.score
+                ));
             }
             bar.inc(1);
         }
@@ -262,55 +343,22 @@ pub fn ordering(args: &BenchOrderingArgs) -> Result<()> {
     Ok(())
 }
 
-/// One position of an `.obf` file: the board and side, and the listed move scores, best first.
-struct ObfPosition {
-    line: usize,
-    position: String,
-    best_score: i32,
-    best_moves: Vec<String>,
-}
-
-fn read_obf(path: &std::path::Path) -> Result<Vec<ObfPosition>> {
-    let text = crate::io::read_text(path)?;
-    let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |what: &str| anyhow::anyhow!("{} line {}: {what}", path.display(), i + 1);
-        let mut fields = line.split(';').map(str::trim).filter(|f| !f.is_empty());
-        let position = fields.next().ok_or_else(|| bad("no board"))?.to_string();
-        let mut scored = Vec::new();
-        for entry in fields {
-            let (mv, score) =
-                entry.split_once(':').ok_or_else(|| bad(&format!("'{entry}' is not MOVE:SCORE")))?;
-            let score: i32 = score.trim().parse().map_err(|_| bad(&format!("'{score}' is not a score")))?;
-            scored.push((mv.trim().to_ascii_uppercase(), score));
-        }
-        let best_score =
-            scored.iter().map(|s| s.1).max().ok_or_else(|| bad("no MOVE:SCORE after the board"))?;
-        let best_moves = scored.iter().filter(|s| s.1 == best_score).map(|s| s.0.clone()).collect();
-        positions.push(ObfPosition { line: i + 1, position, best_score, best_moves });
-    }
-    Ok(positions)
-}
-
 /// `bench othello`: exact endgame solving of `.obf` files, checking scores and best moves.
 pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
     let game = gamegraph_games::Othello;
-    let settings = args.engine.settings();
+    let settings = args.engine.settings()?;
     let engine = args.engine.engine(&game)?;
     let (mut total_time, mut total_nodes, mut failures, mut rows) =
         (Duration::ZERO, 0u64, 0usize, Vec::new());
     for path in &args.files {
-        for p in read_obf(path)? {
+        for p in records::obf_file(path, &read_text(path)?)? {
             let pos = game
                 .parse_position(&p.position)
                 .with_context(|| format!("{} line {}: bad position", path.display(), p.line))?;
             engine.clear();
             let r = engine.solve(&pos, Limits::default());
             let best = r.best.map(|m| game.format_move(&pos, m)).unwrap_or_default();
-            let ok = r.value == p.best_score && p.best_moves.contains(&best);
+            let ok = r.value == p.score && p.best_moves.contains(&best);
             failures += usize::from(!ok);
             total_time += r.elapsed;
             total_nodes += r.stats.nodes;
@@ -331,12 +379,12 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
                     r.nodes_per_second() / 1e6
                 );
                 if !ok {
-                    println!("    expected {:+} by {}", p.best_score, p.best_moves.join(" or "));
+                    println!("    expected {:+} by {}", p.score, p.best_moves.join(" or "));
                 }
             }
             rows.push(json!({
                 "position": name, "empties": pos.empties(), "score": r.value, "best": best,
-                "expected": p.best_score, "expected_best": p.best_moves, "correct": ok,
+                "expected": p.score, "expected_best": p.best_moves, "correct": ok,
                 "seconds": r.elapsed.as_secs_f64(), "nodes": r.stats.nodes,
             }));
         }

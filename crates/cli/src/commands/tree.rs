@@ -7,21 +7,35 @@ use gamegraph::report::TreeReport;
 use gamegraph::search::Algorithm;
 use gamegraph::tree::{MoveOrder, Tree};
 
-use crate::io::{print_json, read_text};
-use crate::{AlgoArg, OrderArg, TreeArgs};
+use crate::args::JsonFlag;
+use crate::terminal::{print_json, read_text};
+
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    /// The tree: leaves are integers (MAX's point of view), inner nodes an optional label and
+    /// children in parentheses. '-' reads it from standard input.
+    tree: String,
+    /// Search algorithm: minimax or alphabeta.
+    #[arg(long, default_value_t = Algorithm::AlphaBeta)]
+    algo: Algorithm,
+    /// Order in which children are searched: natural, best or worst.
+    #[arg(long, default_value_t = MoveOrder::Natural)]
+    order: MoveOrder,
+    /// Print Graphviz (values on nodes, pruned edges dashed) instead of a report.
+    #[arg(long, conflicts_with = "json")]
+    dot: bool,
+    /// With --json, include every step of the search (window on entry, value on exit, prunes).
+    #[arg(long)]
+    trace: bool,
+    #[command(flatten)]
+    output: JsonFlag,
+}
 
 pub fn run(args: &TreeArgs) -> Result<()> {
     let text = if args.tree == "-" { read_text(Path::new("-"))? } else { args.tree.clone() };
     let tree = Tree::parse(&text).context("bad tree")?;
-    let algorithm = match args.algo {
-        AlgoArg::Minimax => Algorithm::Minimax,
-        AlgoArg::Alphabeta => Algorithm::AlphaBeta,
-    };
-    let order = match args.order {
-        OrderArg::Natural => MoveOrder::Natural,
-        OrderArg::Best => MoveOrder::Best,
-        OrderArg::Worst => MoveOrder::Worst,
-    };
+    let algorithm = args.algo;
+    let order = args.order;
     let r = tree.analyze(algorithm, order);
     if args.dot {
         print!("{}", r.to_dot(&tree));

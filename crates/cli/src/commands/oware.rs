@@ -1,5 +1,7 @@
-//! `gamegraph build oware`, `verify oware` and `stats oware`: the Awari endgame databases.
+//! `gamegraph build oware`, `verify oware`, `stats oware` and `bench oware`: the Awari endgame
+//! databases.
 
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -10,8 +12,36 @@ use gamegraph_games::oware::{Rules, MAX_STONES};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::io::print_json;
-use crate::{BenchOwareArgs, BuildArgs, StatsArgs, VerifyArgs};
+use crate::args::JsonFlag;
+use crate::commands::bench::BenchOwareArgs;
+use crate::commands::build::BuildArgs;
+use crate::terminal::print_json;
+
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The game (oware).
+    pub game: String,
+    /// The database directory.
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// Check every position instead of a sample.
+    #[arg(long)]
+    pub full: bool,
+    /// Positions checked per stone count without --full.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub sample: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    /// The game (oware).
+    pub game: String,
+    /// The database directory.
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
 
 /// Whether `name` is Oware's command-line name.
 pub fn is_oware(name: &str) -> bool {
@@ -171,7 +201,7 @@ pub fn bench(args: &BenchOwareArgs) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let built = bars.built.into_inner().expect("not poisoned");
     let positions: u64 = built.iter().map(|b| b.1).sum();
-    let peak = crate::bench::peak_memory();
+    let peak = crate::commands::bench::peak_memory();
     if args.output.json {
         let layers: Vec<_> = built
             .iter()

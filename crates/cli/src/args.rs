@@ -1,0 +1,158 @@
+//! Argument groups that several commands share: the game and its options, the engine's settings,
+//! the `--json` flag and who plays in `play`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use gamegraph::engine::{Engine, EngineSettings};
+use gamegraph::{ExactHints, PositionKey};
+use gamegraph_games::GameOptions;
+
+/// Output format shared by the commands.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct JsonFlag {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The game, its options and the exploration limit shared by solve, build, play and search.
+/// Which options a game takes is in its registry entry ('gamegraph games').
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game: see 'gamegraph games'.
+    pub game: String,
+    /// Board width, for games that have one (Connect 4: 7).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Board height, for games that have one (Connect 4: 6).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Rule variant, for games that have several (Oware: vu, the default, or abapa).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// A database to read values from: the file written by 'build --out' (games solved whole)
+    /// or the directory of score files written by 'build oware --db DIR'.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Stop with an error when more positions than this are reachable (retrograde games).
+    #[arg(long, default_value_t = 20_000_000, value_name = "POSITIONS")]
+    pub limit: usize,
+}
+
+impl GameArgs {
+    /// The options given, by the names of the registry.
+    pub fn options(&self) -> GameOptions {
+        let mut options = GameOptions::default();
+        if let Some(width) = self.width {
+            options.set("width", width);
+        }
+        if let Some(height) = self.height {
+            options.set("height", height);
+        }
+        if let Some(rules) = &self.rules {
+            options.set("rules", rules);
+        }
+        options.database = self.db.clone();
+        options
+    }
+}
+
+/// Settings of the alpha-beta engine.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads: exact solves split subtrees over them, depth-limited searches run Lazy SMP;
+    /// default: every core.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Transposition table size in MiB (at most three quarters of the memory).
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    pub hash: u32,
+    /// Turn on optional engine techniques, off by default because they did not pay on the games
+    /// measured (comma-separated: killers, history, mtdf for MTD(f) instead of aspiration windows
+    /// in iterative deepening).
+    #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
+    pub with: Vec<Technique>,
+    /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
+    /// aspiration, etc for enhanced transposition cutoffs near the root).
+    #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
+    pub without: Vec<Technique>,
+}
+
+/// Engine techniques that can be switched on or off.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Technique {
+    Pvs,
+    Aspiration,
+    Killers,
+    History,
+    Etc,
+    Mtdf,
+}
+
+impl EngineArgs {
+    /// The engine for `game`, with a clear error when the table does not fit in memory.
+    pub fn engine<'g, G: ExactHints + PositionKey + Sync>(
+        &self,
+        game: &'g G,
+    ) -> anyhow::Result<Engine<'g, G>> {
+        let settings = self.settings()?;
+        Engine::try_new(game, settings)
+            .map_err(|e| anyhow::anyhow!("cannot allocate a {} MiB table: {e}", self.hash))
+    }
+
+    /// The settings, refused when the table would take more than three quarters of the memory.
+    pub fn settings(&self) -> anyhow::Result<EngineSettings> {
+        let threads = self
+            .threads
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let defaults = EngineSettings::default();
+        let pick =
+            |t: Technique, default: bool| (default || self.with.contains(&t)) && !self.without.contains(&t);
+        let settings = EngineSettings {
+            tt_mib: self.hash as usize,
+            threads: threads.max(1),
+            pvs: pick(Technique::Pvs, defaults.pvs),
+            aspiration: pick(Technique::Aspiration, defaults.aspiration),
+            killers: pick(Technique::Killers, defaults.killers),
+            history: pick(Technique::History, defaults.history),
+            etc: pick(Technique::Etc, defaults.etc),
+            mtdf: pick(Technique::Mtdf, defaults.mtdf),
+        };
+        let total = crate::terminal::memory_bytes();
+        if let Some(total) = total.filter(|&t| (settings.tt_mib as u64) << 20 > t / 4 * 3) {
+            anyhow::bail!(
+                "--hash {} MiB is more than three quarters of this machine's {} MiB of memory",
+                settings.tt_mib,
+                total >> 20
+            );
+        }
+        Ok(settings)
+    }
+}
+
+/// Who makes the moves in `play`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    /// You move first (from the given position); the engine answers.
+    First,
+    /// The engine moves first.
+    Second,
+    /// You make every move (the engine only shows the values).
+    Both,
+    /// The engine plays both sides.
+    None,
+}
+
+impl Seat {
+    /// Whether you make the move at `ply` (0 for the first move played).
+    pub fn moves_at(self, ply: usize) -> bool {
+        match self {
+            Seat::First => ply % 2 == 0,
+            Seat::Second => ply % 2 == 1,
+            Seat::Both => true,
+            Seat::None => false,
+        }
+    }
+}

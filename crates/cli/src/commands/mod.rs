@@ -1,0 +1,13 @@
+//! One module per command, each owning its arguments.
+
+pub mod bench;
+pub mod build;
+pub mod games;
+pub mod graph;
+pub mod oware;
+pub mod perft;
+pub mod play;
+pub mod search;
+pub mod serve;
+pub mod solve;
+pub mod tree;

@@ -1,0 +1,44 @@
+//! `gamegraph perft`: the leaves of the game tree to a depth, the standard check of a move
+//! generator.
+
+use anyhow::Result;
+use gamegraph_games::{BuiltinGame, GameOptions, GameVisitor};
+
+use crate::terminal::position_or_start;
+
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// The game: see 'gamegraph games'.
+    pub game: String,
+    /// Plies (a pass counts as one; a finished game is one leaf at every deeper depth).
+    pub depth: u32,
+    /// The position (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
+    pub position: Option<String>,
+}
+
+pub fn run(args: &PerftArgs) -> Result<()> {
+    gamegraph_games::visit(&args.game, &GameOptions::default(), Perft(args))?
+}
+
+struct Perft<'a>(&'a PerftArgs);
+
+impl GameVisitor for Perft<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
+        let args = self.0;
+        let pos = position_or_start(&game, args.position.as_deref())?;
+        let started = std::time::Instant::now();
+        let count = game.perft(&pos, args.depth);
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "perft {} of {}: {count} leaves in {seconds:.3} s ({:.1} M leaves/s)",
+            args.depth,
+            game.name(),
+            count as f64 / seconds.max(1e-9) / 1e6
+        );
+        println!("{count}");
+        Ok(())
+    }
+}

@@ -1,0 +1,168 @@
+//! `gamegraph play`: a game in the terminal against the engine, for every built-in game, with
+//! every legal move's value shown before each turn. One loop: the values and the engine's moves
+//! come from the library's [`Analyzer`] (perfect play where the game is solved, a limited search
+//! elsewhere).
+
+use std::collections::HashSet;
+use std::io::BufRead;
+
+use anyhow::Result;
+use gamegraph_games::analysis::{Analyzer, Budget, Value};
+use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
+use serde_json::json;
+
+use crate::args::{EngineArgs, GameArgs, Seat};
+use crate::commands::solve::{seconds, shown};
+use crate::terminal::{describe, position_or_start, read_move, with_game};
+
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The position to play from (the start if omitted).
+    #[arg(allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Which moves you make; the engine makes the others.
+    #[arg(long, value_enum, default_value_t = Seat::First)]
+    you: Seat,
+    /// Search games: seconds the engine may think per position (move values shown as bounds
+    /// when it runs out).
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    time: f64,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// One JSON object per line for each position (its value, every move's value, the move
+    /// played), for programs that play through a pipe.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &PlayArgs) -> Result<()> {
+    with_game(&args.game, Play(args))
+}
+
+struct Play<'a>(&'a PlayArgs);
+
+impl GameVisitor for Play<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
+        let args = self.0;
+        let budget =
+            Budget { time: Some(seconds(args.time)?), positions: args.game.limit, ..Budget::default() };
+        // One analyzer for the whole game: its table and its solved graph serve every turn.
+        let mut analyzer = Analyzer::new(&game, budget, args.engine.settings()?);
+        let mut pos = position_or_start(&game, args.position.as_deref())?;
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let mut seen = HashSet::new();
+        for ply in 0.. {
+            // In games with cycles a repeated position ends the game.
+            let repeated = G::CYCLES && !seen.insert(pos.clone());
+            let analysis = if repeated { None } else { Some(analyzer.analyze(&pos)?) };
+            let over = analysis.as_ref().map_or(true, |a| a.over);
+            let human = args.you.moves_at(ply);
+            if args.json {
+                let to_move = if over {
+                    "nobody"
+                } else if human {
+                    "you"
+                } else {
+                    "engine"
+                };
+                let (value, moves) = match &analysis {
+                    Some(a) => (
+                        a.value,
+                        a.moves
+                            .iter()
+                            .map(|m| {
+                                json!({
+                                    "move": m.notation,
+                                    "position": m.position,
+                                    "value": m.value.value,
+                                    "exact": m.value.exact,
+                                    "outcome": m.value.outcome,
+                                    "remoteness": m.value.remoteness,
+                                })
+                            })
+                            .collect(),
+                    ),
+                    None => (
+                        Value { value: None, outcome: None, remoteness: None, exact: false, depth: None },
+                        Vec::new(),
+                    ),
+                };
+                println!(
+                    "{}",
+                    json!({
+                        "position": game.format_position(&pos),
+                        "outcome": value.outcome,
+                        "value": value.value,
+                        "remoteness": value.remoteness,
+                        "moves": moves,
+                        "to_move": to_move,
+                        "repeated": repeated,
+                    })
+                );
+            } else {
+                println!("\n{}", game.render(&pos));
+                if let Some(a) = analysis.as_ref().filter(|a| !a.over) {
+                    if a.value.exact && G::ENTRY.solver == Solver::Retrograde {
+                        println!("value for the player to move: {}", in_words(&a.value));
+                    }
+                    for m in &a.moves {
+                        println!("  {:>6}  {}", m.notation, in_words(&m.value));
+                    }
+                }
+            }
+            if over {
+                if !args.json {
+                    let value = match &analysis {
+                        Some(a) => a.value.value.unwrap_or(0),
+                        None => game.repetition_score(&pos),
+                    };
+                    println!("game over: {}", ending(value, repeated));
+                }
+                return Ok(());
+            }
+            let analysis = analysis.expect("the game goes on");
+            let mv = if human {
+                match read_move(&game, &pos, &mut lines, args.json)? {
+                    Some(mv) => mv,
+                    None => return Ok(()),
+                }
+            } else {
+                let mv = analyzer.best_move(&pos, &analysis).expect("a position that is not over has moves");
+                if !args.json {
+                    println!("engine plays {}", game.format_move(&pos, mv));
+                }
+                mv
+            };
+            pos = game.play(&pos, mv);
+        }
+        Ok(())
+    }
+}
+
+/// A move's or position's value in words: exact values with their distance, searched ones with
+/// their depth.
+fn in_words(v: &Value) -> String {
+    match v {
+        Value { value: Some(x), exact: true, outcome, remoteness, .. } => {
+            describe(outcome.unwrap_or(gamegraph::Outcome::of(*x)), Some(*x), *remoteness)
+        }
+        Value { depth: Some(d), .. } => format!("{} (searched {d} plies)", shown(v)),
+        _ => "not solved in time".to_string(),
+    }
+}
+
+/// How the game ended, worth `v` to the player to move: a draw, or who won and by how much.
+fn ending(v: i32, repeated: bool) -> String {
+    let why = if repeated { "the position is repeated, " } else { "" };
+    let end = match v.signum() {
+        0 => "draw".to_string(),
+        1 => format!("the player to move has won ({v:+})"),
+        _ => format!("the player to move has lost ({v:+})"),
+    };
+    format!("{why}{end}")
+}

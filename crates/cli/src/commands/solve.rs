@@ -1,0 +1,254 @@
+//! `gamegraph solve`: the value of a position of a built-in game, with every move's, printed the
+//! way each kind of game is customarily shown. The values all come from the library's
+//! [`Analyzer`]; this file only reads arguments and prints.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use gamegraph::database::Database;
+use gamegraph::Outcome;
+use gamegraph_games::analysis::{Analysis, Analyzer, Budget, Value};
+use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
+use serde_json::json;
+
+use crate::args::{EngineArgs, GameArgs, JsonFlag};
+use crate::terminal::{describe, position_or_start, print_json, read_text, with_game};
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position in the game's notation (the start if omitted); '-' reads one position a line
+    /// from standard input (games solved by search).
+    #[arg(allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Search games: print the exact score of every move (a full column is marked 'full').
+    #[arg(long)]
+    analyze: bool,
+    /// Search games: only win (1), draw (0) or loss (-1), which is faster.
+    #[arg(long)]
+    weak: bool,
+    /// Search games: print nodes and time for each position.
+    #[arg(long)]
+    stats: bool,
+    /// Database games, beyond the database: search this many plies (default: --time).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Database games, beyond the database: seconds of search in all, shared by the moves.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    time: f64,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    output: JsonFlag,
+}
+
+pub fn run(args: &SolveArgs) -> Result<()> {
+    with_game(&args.game, Solve(args))
+}
+
+struct Solve<'a>(&'a SolveArgs);
+
+impl GameVisitor for Solve<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
+        let args = self.0;
+        match G::ENTRY.solver {
+            Solver::Retrograde => retrograde(&game, args),
+            Solver::Search => searched(&game, args),
+            Solver::Database => database(&game, args),
+        }
+    }
+}
+
+/// A positive, finite number of seconds.
+pub fn seconds(time: f64) -> Result<Duration> {
+    if !(time > 0.0 && time.is_finite() && time < 1e9) {
+        bail!("--time must be a positive number of seconds");
+    }
+    Ok(Duration::from_secs_f64(time))
+}
+
+/// Games solved whole: the board, the value with its distance, and every move's, optimal ones
+/// marked.
+fn retrograde<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
+    if args.analyze || args.weak || args.stats {
+        bail!(
+            "--analyze, --weak and --stats are for games solved by search; {} shows every move's value anyway",
+            game.name()
+        );
+    }
+    let pos = position_or_start(game, args.position.as_deref())?;
+    let budget = Budget { time: None, positions: args.game.limit, ..Budget::default() };
+    let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
+    if let Some(path) = &args.game.db {
+        analyzer =
+            analyzer.with_database(read_database(path)?).with_context(|| path.display().to_string())?;
+    }
+    let a = analyzer.analyze(&pos)?;
+    let is_best = |m: &str| a.best.iter().any(|b| b == m);
+    let words = |v: &Value| describe(v.outcome.unwrap_or(Outcome::Draw), v.value, v.remoteness);
+    if args.output.json {
+        let moves: Vec<_> = a
+            .moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "move": m.notation,
+                    "position": m.position,
+                    "outcome": m.value.outcome,
+                    "value": m.value.value,
+                    "remoteness": m.value.remoteness,
+                })
+            })
+            .collect();
+        return print_json(&json!({
+            "game": a.game,
+            "position": a.position,
+            "outcome": a.value.outcome,
+            "value": a.value.value,
+            "remoteness": a.value.remoteness,
+            "moves": moves,
+            "best": a.best,
+        }));
+    }
+    println!("{}", game.render(&pos));
+    println!("position {}: {}", a.position, words(&a.value));
+    for m in &a.moves {
+        println!(
+            "  {:>6}  {}{}",
+            m.notation,
+            words(&m.value),
+            if is_best(&m.notation) { "  (best)" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+/// A database file written by `build --out`, checked.
+fn read_database(path: &Path) -> Result<Database> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Database::read_from(std::io::BufReader::new(file)).with_context(|| format!("{}", path.display()))
+}
+
+/// Games solved by search: `POSITION SCORE` lines (or the game's customary test-file lines),
+/// exact whatever the time, for one position or one a line of standard input.
+fn searched<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
+    let budget = Budget { time: None, weak: args.weak, ..Budget::default() };
+    let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
+    analyzer.engine()?;
+    if args.position.as_deref() == Some("-") {
+        let input = read_text(Path::new("-"))?;
+        for (n, line) in input.lines().enumerate() {
+            let text = game.record_position(line);
+            if text.is_empty() {
+                continue;
+            }
+            let pos = game.parse_position(text).with_context(|| {
+                format!("standard input line {}: bad {} position '{text}'", n + 1, game.name())
+            })?;
+            solve_one(game, &mut analyzer, text, &pos, args)?;
+        }
+        return Ok(());
+    }
+    let pos = position_or_start(game, args.position.as_deref())?;
+    solve_one(game, &mut analyzer, args.position.as_deref().unwrap_or(""), &pos, args)
+}
+
+fn solve_one<G: BuiltinGame>(
+    game: &G,
+    analyzer: &mut Analyzer<'_, G>,
+    text: &str,
+    pos: &G::Position,
+    args: &SolveArgs,
+) -> Result<()> {
+    let started = Instant::now();
+    let (score, best, nodes, slots) = if args.analyze {
+        let a = analyzer.analyze(pos)?;
+        let slots: Vec<(String, bool, Option<i32>)> = game
+            .move_slots(pos)
+            .into_iter()
+            .map(|(label, mv)| {
+                let value = mv.and_then(|mv| {
+                    let notation = game.format_move(pos, mv);
+                    a.moves.iter().find(|m| m.notation == notation).and_then(|m| m.value.value)
+                });
+                (label, mv.is_some(), value)
+            })
+            .collect();
+        (a.value.value.unwrap_or(0), None, a.nodes, slots)
+    } else {
+        let v = analyzer.value(pos)?;
+        let best = v.best.map(|m| game.format_move(pos, m));
+        (v.value.value.unwrap_or(0), best, v.nodes, Vec::new())
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if args.output.json {
+        let mut out = json!({
+            "position": text,
+            "score": score,
+            "outcome": Outcome::of(score).name(),
+            "nodes": nodes,
+            "seconds": seconds,
+        });
+        if let Some(best) = &best {
+            out["best"] = json!(best);
+        }
+        if args.analyze {
+            out["moves"] = slots
+                .iter()
+                .map(|(label, playable, value)| json!({"move": label, "playable": playable, "score": value}))
+                .collect();
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    let moves: Vec<(String, Option<i32>)> =
+        slots.into_iter().map(|(label, _, value)| (label, value)).collect();
+    let mut line = game.format_solution(text, score, best.as_deref(), &moves);
+    if args.stats {
+        line.push_str(&format!("  ({nodes} nodes, {:.3} ms)", seconds * 1e3));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+/// How a value shows in text: `~` before a value that is not exact, `?` for none.
+pub fn shown(v: &Value) -> String {
+    match (v.value, v.exact) {
+        (None, _) => "?".into(),
+        (Some(x), true) => x.to_string(),
+        (Some(x), false) => format!("~{x}"),
+    }
+}
+
+/// Games with endgame databases: the position's value and every move's, exact where the
+/// database covers them, else from a search limited by `--depth` or `--time`.
+fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
+    if args.weak || args.analyze {
+        bail!("{} always shows every move's value; --weak and --analyze are for Connect 4", game.name());
+    }
+    let budget = Budget { time: Some(seconds(args.time)?), depth: args.depth, ..Budget::default() };
+    let pos = position_or_start(game, args.position.as_deref())?;
+    let started = Instant::now();
+    let a: Analysis = Analyzer::new(game, budget, args.engine.settings()?).analyze(&pos)?;
+    if args.output.json {
+        let mut out = serde_json::to_value(&a)?;
+        out["seconds"] = json!(started.elapsed().as_secs_f64());
+        return print_json(&out);
+    }
+    let mut line = format!("{} {}", a.position, shown(&a.value));
+    for m in &a.moves {
+        line.push_str(&format!(" {}:{}", m.notation, shown(&m.value)));
+    }
+    println!("{line}");
+    if let Some(depth) = a.moves.iter().map(|m| &m.value).chain([&a.value]).find_map(|v| v.depth) {
+        println!("(~: searched {depth} plies, beyond the database: not exact)");
+    }
+    if args.stats {
+        println!("{:.3} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! What the commands share at the terminal: reading inputs (a file or standard input), writing
+//! outputs atomically, printing JSON, reading positions and moves, and values in words.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use gamegraph::{Notation, Outcome};
+use gamegraph_games::GameVisitor;
+
+use crate::args::GameArgs;
+
+/// The whole text of `path`, or of standard input when `path` is `-`.
+pub fn read_text(path: &Path) -> Result<String> {
+    let mut text = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).context("cannot read standard input")?;
+    } else {
+        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    Ok(text)
+}
+
+/// Writes `path` through a temporary file in the same folder, renamed into place only once
+/// `write` has succeeded: readers see the old file or the complete new one, never a part.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    {
+        let mut out = std::io::BufWriter::new(file.as_file_mut());
+        write(&mut out)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    file.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
+    file.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Prints `value` as pretty JSON on standard output.
+pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// Physical memory in bytes (Linux), if known.
+pub fn memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs `visitor` with the game named in `args`, set up with its options.
+pub fn with_game<V: GameVisitor<Output = Result<()>>>(args: &GameArgs, visitor: V) -> Result<()> {
+    gamegraph_games::visit(&args.game, &args.options(), visitor)?
+}
+
+/// The position written as `text` (`-`: read from standard input), or the start.
+pub fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G::Position> {
+    match text {
+        None => Ok(game.start()),
+        Some(text) => {
+            let text = if text == "-" { read_text(Path::new("-"))? } else { text.to_string() };
+            let text = text.trim();
+            game.parse_position(text).with_context(|| format!("bad {} position '{text}'", game.name()))
+        }
+    }
+}
+
+/// A value in words: `draw`, or `win +1 in 3` (the value and the distance where known).
+pub fn describe(outcome: Outcome, value: Option<i32>, remoteness: Option<u32>) -> String {
+    if outcome == Outcome::Draw {
+        return "draw".into();
+    }
+    let value = value.map_or(String::new(), |v| format!(" {v:+}"));
+    match remoteness {
+        Some(r) => format!("{}{value} in {r}", outcome.name()),
+        None => format!("{}{value}", outcome.name()),
+    }
+}
+
+/// Asks until a legal move is typed; `None` at end of input or on `quit`.
+pub fn read_move<G: Notation>(
+    game: &G,
+    pos: &G::Position,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    json: bool,
+) -> Result<Option<G::Move>> {
+    loop {
+        if !json {
+            println!("your move (or 'quit'):");
+        }
+        let Some(line) = lines.next() else { return Ok(None) };
+        let line = line.context("cannot read standard input")?;
+        let text = line.trim();
+        if text == "quit" || text == "q" {
+            return Ok(None);
+        }
+        match game.parse_move(pos, text) {
+            Ok(mv) => return Ok(Some(mv)),
+            Err(e) if json => {
+                println!(
+                    "{}",
+                    serde_json::json!({ "error": format!("'{text}' is not a legal move: {}", e.message) })
+                )
+            }
+            Err(e) => println!("'{text}' is not a legal move: {}", e.message),
+        }
+    }
+}
