@@ -2,6 +2,7 @@
 //! Every error is a JSON object `{"error": "..."}` with a 4xx status (5xx when the server itself
 //! cannot do the work), naming what is wrong and where.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::rejection::{QueryRejection, StringRejection};
@@ -9,14 +10,15 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use gamegraph::engine::EngineSettings;
 use gamegraph::graph_text::parse_text;
 use gamegraph::report::{GraphReport, TreeReport};
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::Model;
-use gamegraph_games::analysis::{analyze as analyze_position, AnalysisError, Budget};
-use gamegraph_games::{visit, BuiltinGame, GameError, GameOptions, GameVisitor, Solver, GAMES};
+use gamegraph_games::analysis::{AnalysisError, Analyzer, Budget};
+use gamegraph_games::{visit, BuiltinGame, DatabaseKind, GameError, GameOptions, GameVisitor};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -32,6 +34,8 @@ pub const MAX_DEPTH: u32 = 64;
 pub const MAX_TREE_LEAVES: usize = 20_000;
 /// Most positions explored for one analysis by retrograde analysis.
 pub const MAX_POSITIONS: usize = 2_000_000;
+/// The transposition table of one analysis, in MiB.
+pub const SEARCH_TABLE_MIB: usize = 16;
 
 /// An API error: a status and a message.
 pub struct ApiError {
@@ -87,54 +91,13 @@ async fn blocking<T: Send + 'static>(
     })
 }
 
-/// What the page needs to know of a game: notation, options, start position, solver.
-struct Describe;
-
-impl GameVisitor for Describe {
-    type Output = (String, &'static str);
-    fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
-        let solver = match G::SOLVER {
-            Solver::Retrograde => "retrograde",
-            Solver::Search => "search",
-            Solver::Database => "database",
-        };
-        (game.format_position(&game.start()), solver)
-    }
+/// `GET /api/games`: every game as the registry lists it (the same as `gamegraph games --json`).
+pub async fn games() -> ApiResult {
+    Ok(Json(json!({ "games": gamegraph_games::registry::listing() })))
 }
 
-/// `GET /api/games`.
-pub async fn games(State(state): State<AppState>) -> ApiResult {
-    let mut listed = Vec::new();
-    for info in GAMES {
-        let (start, solver) = visit(info.name, &GameOptions::default(), Describe)?;
-        let options = match info.name {
-            "connect4" => json!({"width": 7, "height": 6}),
-            "oware" => json!({"rules": ["vu", "abapa"], "database": state.config.database.is_some()}),
-            _ => json!({}),
-        };
-        listed.push(json!({
-            "name": info.name,
-            "summary": info.summary,
-            "positions": info.positions,
-            "moves": info.moves,
-            "start": start,
-            "solver": solver,
-            "options": options,
-        }));
-    }
-    Ok(Json(json!({ "games": listed })))
-}
-
-#[derive(Debug, Deserialize)]
-pub struct AnalyzeQuery {
-    position: Option<String>,
-    width: Option<u32>,
-    height: Option<u32>,
-    rules: Option<String>,
-    depth: Option<u32>,
-    /// Seconds of search for all the moves together.
-    time: Option<f64>,
-}
+/// Query parameters of an analysis that are not game options.
+const ANALYSIS_PARAMETERS: [&str; 3] = ["position", "time", "depth"];
 
 struct Analyze {
     position: Option<String>,
@@ -150,44 +113,55 @@ impl GameVisitor for Analyze {
                 .parse_position(text)
                 .map_err(|e| ApiError::bad(format!("bad {} position '{text}': {e}", game.name())))?,
         };
-        let analysis = analyze_position(&game, &pos, &self.budget).map_err(|e| match e {
-            AnalysisError::TooLarge(e) => ApiError::bad(e.to_string()),
+        let settings = EngineSettings { tt_mib: SEARCH_TABLE_MIB, threads: 1, ..EngineSettings::default() };
+        let analysis = Analyzer::new(&game, self.budget, settings).analyze(&pos).map_err(|e| match e {
             e @ AnalysisError::Memory(_) => {
                 ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: e.to_string() }
             }
+            e => ApiError::bad(e.to_string()),
         })?;
         let mut out = serde_json::to_value(analysis).expect("an analysis serialises");
-        out["time_limit_seconds"] = json!(self.budget.time.as_secs_f64());
+        out["time_limit_seconds"] = json!(self.budget.time.map(|t| t.as_secs_f64()));
         Ok(out)
     }
 }
 
-/// `GET /api/{game}/analyze?position=P`: the position's value and every move's.
+/// `GET /api/{game}/analyze?position=P&time=S&depth=D` and the game's options (as listed by
+/// `/api/games`): the position's value and every move's.
 pub async fn analyze(
     State(state): State<AppState>,
     Path(game): Path<String>,
-    query: Result<Query<AnalyzeQuery>, QueryRejection>,
+    query: Result<Query<BTreeMap<String, String>>, QueryRejection>,
 ) -> ApiResult {
     let query = parameters(query)?;
-    let time = match query.time {
+    let time = match query.get("time").map(|t| t.parse::<f64>()) {
         None => DEFAULT_TIME,
-        Some(t) if t > 0.0 && t <= MAX_TIME.as_secs_f64() => Duration::from_secs_f64(t),
-        Some(t) => {
-            return Err(ApiError::bad(format!("time {t}: give 0 < time <= {} seconds", MAX_TIME.as_secs())))
+        Some(Ok(t)) if t > 0.0 && t <= MAX_TIME.as_secs_f64() => Duration::from_secs_f64(t),
+        Some(_) => {
+            return Err(ApiError::bad(format!(
+                "time {}: give 0 < time <= {} seconds",
+                query["time"],
+                MAX_TIME.as_secs()
+            )))
         }
     };
-    if let Some(depth) = query.depth.filter(|&d| d == 0 || d > MAX_DEPTH) {
-        return Err(ApiError::bad(format!("depth {depth}: give 1 to {MAX_DEPTH} plies")));
-    }
-    let is_oware = matches!(game.to_ascii_lowercase().as_str(), "oware" | "awari");
-    let options = GameOptions {
-        width: query.width,
-        height: query.height,
-        rules: query.rules,
-        database: if is_oware { state.config.database.clone() } else { None },
+    let depth = match query.get("depth").map(|d| d.parse::<u32>()) {
+        None => None,
+        Some(Ok(d)) if (1..=MAX_DEPTH).contains(&d) => Some(d),
+        Some(_) => {
+            return Err(ApiError::bad(format!("depth {}: give 1 to {MAX_DEPTH} plies", query["depth"])))
+        }
     };
-    let budget = Budget { time, depth: query.depth, positions: MAX_POSITIONS, ..Budget::default() };
-    let work = Analyze { position: query.position, budget };
+    let entry = gamegraph_games::entry(&game)?;
+    let mut options = GameOptions::default();
+    for (name, value) in query.iter().filter(|(name, _)| !ANALYSIS_PARAMETERS.contains(&name.as_str())) {
+        options.set(name, value);
+    }
+    if entry.database == DatabaseKind::Directory {
+        options.database = state.config.database.clone();
+    }
+    let budget = Budget { time: Some(time), depth, positions: MAX_POSITIONS, weak: false };
+    let work = Analyze { position: query.get("position").cloned(), budget };
     let result = blocking(&state, move || visit(&game, &options, work)).await?;
     Ok(Json(result??))
 }
@@ -199,21 +173,14 @@ pub struct TreeQuery {
     order: Option<String>,
 }
 
+/// The algorithm named, alpha-beta by default.
 fn algorithm(name: Option<&str>) -> Result<Algorithm, ApiError> {
-    match name.unwrap_or("alphabeta") {
-        "minimax" => Ok(Algorithm::Minimax),
-        "alphabeta" | "alpha-beta" => Ok(Algorithm::AlphaBeta),
-        other => Err(ApiError::bad(format!("unknown algorithm '{other}' (expected minimax or alphabeta)"))),
-    }
+    name.unwrap_or("alphabeta").parse().map_err(ApiError::bad)
 }
 
+/// The move order named, natural by default.
 fn move_order(name: Option<&str>) -> Result<MoveOrder, ApiError> {
-    match name.unwrap_or("natural") {
-        "natural" => Ok(MoveOrder::Natural),
-        "best" => Ok(MoveOrder::Best),
-        "worst" => Ok(MoveOrder::Worst),
-        other => Err(ApiError::bad(format!("unknown order '{other}' (expected natural, best or worst)"))),
-    }
+    name.unwrap_or("natural").parse().map_err(ApiError::bad)
 }
 
 /// `GET /api/tree?tree=T&algo=A&order=O`: the search of a tree, with every step and every node.
