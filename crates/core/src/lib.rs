@@ -22,6 +22,7 @@
 //! game in a few dozen lines.
 
 pub mod database;
+pub mod dense;
 pub mod engine;
 pub mod explore;
 pub mod game;

@@ -307,6 +307,11 @@ impl<N: NodeId> DenseStore<N> {
         self.words.len()
     }
 
+    /// The words, for a forward pass to set the move counters of undecided positions in place.
+    pub(crate) fn words_mut(&mut self) -> &mut [AtomicU64] {
+        &mut self.words
+    }
+
     /// Whether the store has no position.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()

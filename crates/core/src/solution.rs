@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{DenseIndex, Game, Stake, Unmoves};
+use crate::game::Stake;
 use crate::graph::GameGraph;
 use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
 pub use crate::score::Outcome;
@@ -83,6 +83,11 @@ pub struct Solution<N: NodeId = u32> {
 }
 
 impl<N: NodeId> Solution<N> {
+    /// The solution that `store`, propagated in `model`, holds.
+    pub(crate) fn from_store(model: Model, store: DenseStore<N>) -> Self {
+        Self { model, store }
+    }
+
     /// The model solved.
     pub fn model(&self) -> Model {
         self.model
@@ -184,53 +189,4 @@ pub fn solve_with<P: Predecessors>(
     let store = DenseStore::new(moves);
     propagate(preds, &store, model.seeds(finals));
     Solution { model, store }
-}
-
-/// Predecessors found by a game's un-move generator over its dense index.
-pub struct UnmovePredecessors<'g, G: Game> {
-    game: &'g G,
-}
-
-impl<'g, G: Game> UnmovePredecessors<'g, G> {
-    /// Walks `game` backwards.
-    pub fn new(game: &'g G) -> Self {
-        Self { game }
-    }
-}
-
-impl<G: DenseIndex + Unmoves + Sync> Predecessors for UnmovePredecessors<'_, G> {
-    type Node = u64;
-    type Scratch = Vec<G::Position>;
-
-    fn for_each_predecessor(&self, node: u64, buffer: &mut Vec<G::Position>, mut f: impl FnMut(u64)) {
-        buffer.clear();
-        if let Some(pos) = self.game.position(node) {
-            self.game.unmoves(&pos, buffer);
-        }
-        for q in buffer.iter() {
-            f(self.game.index(q));
-        }
-    }
-}
-
-/// Solves every position of a game's dense index without building a graph: forward moves are only
-/// counted, and the propagation walks backwards with un-moves. Indices that are not positions come
-/// out as undecided.
-pub fn solve_dense<G: DenseIndex + Unmoves + Sync>(game: &G, model: Model) -> Solution<u64> {
-    let len = usize::try_from(game.index_len()).expect("dense index fits in memory");
-    let mut moves = vec![0u32; len];
-    let mut finals = Vec::new();
-    let mut buffer = Vec::new();
-    for (i, count) in moves.iter_mut().enumerate() {
-        let Some(pos) = game.position(i as u64) else {
-            continue;
-        };
-        buffer.clear();
-        game.moves(&pos, &mut buffer);
-        *count = buffer.len() as u32;
-        if buffer.is_empty() {
-            finals.push((i as u64, game.final_loss(&pos)));
-        }
-    }
-    solve_with(&UnmovePredecessors::new(game), moves, finals, model)
 }

@@ -2,7 +2,9 @@
 //! naive per-threshold fixpoints on cyclic graphs, the seed's recursion on acyclic graphs, and
 //! plain minimax on random trees.
 
+use gamegraph::dense::{solve_layer, ByteStore, DenseLayer, Forward};
 use gamegraph::graph::GameGraph;
+use gamegraph::retrograde::{DenseStore, LabelStore, Side};
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
@@ -188,6 +190,47 @@ fn acyclic_graph() -> impl Strategy<Value = Plain> {
     common::acyclic(16).prop_map(|(succ, stakes)| Plain { succ, stakes })
 }
 
+/// The first `k` nodes of a graph as a dense layer: moves to nodes from `k` on leave it, worth
+/// the negated whole-graph value of the node they reach.
+struct FirstNodes<'g> {
+    graph: &'g GameGraph,
+    k: usize,
+    outside: Vec<Stake>,
+}
+
+impl DenseLayer for FirstNodes<'_> {
+    type Scratch = ();
+
+    fn len(&self) -> u64 {
+        self.k as u64
+    }
+
+    fn forward(&self, start: u64, out: &mut [Forward]) {
+        for (i, fact) in out.iter_mut().enumerate() {
+            let u = start as u32 + i as u32;
+            let succ = self.graph.successors(u);
+            *fact = if succ.is_empty() {
+                Forward::Final(self.graph.stake(u).unwrap_or(0))
+            } else {
+                let inside = succ.iter().filter(|&&v| (v as usize) < self.k).count() as u32;
+                let exit =
+                    succ.iter().filter(|&&v| v as usize >= self.k).map(|&v| -self.outside[v as usize]).max();
+                Forward::Moves { inside, exit }
+            };
+        }
+    }
+
+    fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
+        for &p in self.graph.predecessors(index as u32).iter().filter(|&&p| (p as usize) < self.k) {
+            f(u64::from(p));
+        }
+    }
+
+    fn max_exit(&self) -> Stake {
+        self.outside.iter().map(|v| v.abs()).max().unwrap_or(0)
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(600))]
 
@@ -204,6 +247,30 @@ proptest! {
         let sol = solve_graph(&graph, Model::Outcome);
         for (u, (o, r)) in g.outcome_rounds().into_iter().enumerate() {
             prop_assert_eq!((sol.outcome(u as u32), sol.remoteness(u as u32)), (o, r), "node {}", u);
+        }
+    }
+
+    /// Solving the first nodes of a graph as a dense layer, the moves to later nodes (which never
+    /// come back) entering as exits worth their solved values, gives the whole graph's minimax
+    /// values there, in both stores: the path Awari layers and chess tables take.
+    #[test]
+    fn a_dense_layer_with_exits_equals_the_whole_graph(g in cyclic_graph(), split in any::<prop::sample::Index>()) {
+        let n = g.succ.len();
+        let k = 1 + split.index(n);
+        let succ: Vec<Vec<usize>> = g.succ.iter().enumerate()
+            .map(|(u, vs)| vs.iter().copied().filter(|&v| u < k || v >= k).collect())
+            .collect();
+        let graph = common::graph(&succ, &g.stakes);
+        let whole = solve_graph(&graph, Model::Minimax);
+        let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
+        let layer = FirstNodes { graph: &graph, k, outside };
+        let dense: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
+        let bytes: ByteStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
+        let bytes = bytes.into_values();
+        for (u, &byte) in bytes.iter().enumerate() {
+            let value = dense.label(u as u32).map_or(0, |l| if l.side == Side::Win { l.level } else { -l.level });
+            prop_assert_eq!(Some(value), whole.value(u as u32), "node {} of {}", u, k);
+            prop_assert_eq!(byte as i8 as Stake, value, "byte store, node {}", u);
         }
     }
 

@@ -1,8 +1,8 @@
 //! Tic-tac-toe against the published counts (docs/oracles.md), and every solver path
 //! against the others.
 
+use gamegraph::dense::solve_game;
 use gamegraph::search::{search, Algorithm, SearchOptions};
-use gamegraph::solution::solve_dense;
 use gamegraph::{DenseIndex, ExploredGame, Game, Model, Notation, Outcome, FINAL_SCALE};
 use gamegraph_games::TicTacToe;
 
@@ -37,7 +37,7 @@ fn start_and_every_first_move_are_draws() {
 fn un_move_retrograde_agrees_with_the_explored_graph() {
     let g = explored();
     let sol = g.solve(Model::Minimax);
-    let dense = solve_dense(&TicTacToe, Model::Minimax);
+    let dense = solve_game(&TicTacToe).expect("tic-tac-toe fits a dense store");
     for (id, pos) in g.positions.iter().enumerate() {
         let i = TicTacToe.index(pos);
         assert_eq!(TicTacToe.position(i), Some(*pos));

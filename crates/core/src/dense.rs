@@ -1,0 +1,350 @@
+//! Solving a dense index backwards: the one path for every solve whose positions are numbered
+//! `0..len` and walked back by un-moves instead of a stored graph. That is a whole small game (any
+//! [`crate::Game`] with a [`DenseIndex`] and [`Unmoves`], see [`solve_game`]) or one layer of a larger
+//! one whose other moves leave it into layers solved before (Awari by stone count, where captures
+//! leave; chess tables, where captures and promotions do).
+//!
+//! A [`DenseLayer`] says, for each index, whether it is a position, how many of its moves stay in
+//! the layer and the best value among those that leave it (its *exit*); and it lists the
+//! predecessors of a position. [`solve_layer`] counts in a parallel forward pass, then runs the
+//! one kernel of [`crate::retrograde`] from the finals and the exits, in the minimax model (an
+//! exit worth `v` to the mover is a move to a position decided at level `|v|`). The labels go into
+//! a [`CounterCells`] store chosen by the caller: [`DenseStore`] keeps remoteness, [`ByteStore`]
+//! keeps one byte a position when only values matter.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use crate::game::{DenseIndex, Stake, Unmoves};
+use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
+use crate::solution::{Model, Solution};
+
+/// What the forward pass finds at one index of a layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forward {
+    /// The index is not a position (an illegal placement, say): it stays undecided.
+    Absent,
+    /// A final position, whose mover loses this stake.
+    Final(Stake),
+    /// A position with `inside` moves to positions of the layer and, if some of its moves leave
+    /// the layer, the best value they give its mover.
+    Moves {
+        /// Moves that stay in the layer.
+        inside: u32,
+        /// The best value for the mover among the moves that leave the layer, if any.
+        exit: Option<Stake>,
+    },
+}
+
+/// Positions numbered densely, with their forward facts and their predecessors.
+pub trait DenseLayer: Sync {
+    /// Working memory one thread reuses for [`DenseLayer::predecessors`].
+    type Scratch: Default + Send;
+
+    /// How many indices the layer has (some may not be positions).
+    fn len(&self) -> u64;
+
+    /// Whether the layer has no index.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The forward facts of the indices `start..start + out.len()`, in order: a chunk, so that a
+    /// layer can walk its index incrementally instead of decoding every index.
+    fn forward(&self, start: u64, out: &mut [Forward]);
+
+    /// Calls `f` with the index of every position that has a move to the position at `index`
+    /// staying in the layer (once per such move).
+    fn predecessors(&self, index: u64, scratch: &mut Self::Scratch, f: impl FnMut(u64));
+
+    /// The largest value an exit can have in magnitude (at most 127), so that the exits can be
+    /// fed to the kernel level by level; 0 (the default) for a layer without exits.
+    fn max_exit(&self) -> Stake {
+        0
+    }
+}
+
+/// A [`LabelStore`] that starts as one move counter per index.
+pub trait CounterCells: LabelStore + Send + Sized {
+    /// One index's cell.
+    type Cell: Send;
+    /// A store of `len` cells, every counter 0.
+    fn with_len(len: usize) -> Self;
+    /// The cells, for the forward pass to set the counters.
+    fn cells_mut(&mut self) -> &mut [Self::Cell];
+    /// Sets an undecided cell's move counter; `None` if the store cannot count that many moves.
+    fn set_counter(cell: &mut Self::Cell, count: u32) -> Option<()>;
+}
+
+/// A layer that does not fit the store or the exit encoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DenseError {
+    /// A position has more moves than the store counts.
+    #[error("a position has {0} moves, more than this store counts")]
+    TooManyMoves(u32),
+    /// An exit's value does not fit in a signed byte.
+    #[error("an exit is worth {0}, beyond the +-127 that exits can hold")]
+    ExitTooLarge(Stake),
+}
+
+/// Positions handled per parallel task in the forward pass.
+const CHUNK: usize = 1 << 14;
+
+/// Solves `layer` into a store of type `S`, in the minimax model: finals seed at their stake,
+/// exits at their value, and what nothing decides is a draw (endless play). `progress` is told
+/// of `2 * len` units of work as they are done (the forward pass, then the seeding).
+pub fn solve_layer<L, S>(layer: &L, progress: &(dyn Fn(u64) + Sync)) -> Result<S, DenseError>
+where
+    L: DenseLayer,
+    S: CounterCells,
+{
+    let len = usize::try_from(layer.len()).expect("a dense layer fits in memory");
+    let mut store = S::with_len(len);
+    // One byte a position for the best exit: with the store's byte, what Awari layers cost.
+    let mut exits = vec![NO_EXIT; len];
+    let finals: Vec<Vec<Seed<S::Node>>> = store
+        .cells_mut()
+        .par_chunks_mut(CHUNK)
+        .zip(exits.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(c, (cells, exits))| {
+            let mut facts = vec![Forward::Absent; cells.len()];
+            layer.forward((c * CHUNK) as u64, &mut facts);
+            let mut finals = Vec::new();
+            for (i, (fact, (cell, exit))) in
+                facts.iter().zip(cells.iter_mut().zip(exits.iter_mut())).enumerate()
+            {
+                let count = match *fact {
+                    Forward::Absent => 0,
+                    Forward::Final(stake) => {
+                        finals.extend(Model::Minimax.seed(S::Node::from_index(c * CHUNK + i), stake));
+                        0
+                    }
+                    Forward::Moves { inside, exit: best } => {
+                        if let Some(v) = best {
+                            *exit = i8::try_from(v)
+                                .ok()
+                                .filter(|&v| v != NO_EXIT)
+                                .ok_or(DenseError::ExitTooLarge(v))?;
+                        }
+                        inside + u32::from(best.is_some())
+                    }
+                };
+                S::set_counter(cell, count).ok_or(DenseError::TooManyMoves(count))?;
+            }
+            progress(cells.len() as u64);
+            Ok(finals)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut finals: Vec<Seed<S::Node>> = finals.into_iter().flatten().collect();
+    finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
+    let seeds = seeds(layer.max_exit().min(i8::MAX.into()), finals, &exits, progress);
+    propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds);
+    Ok(store)
+}
+
+/// No exit from a position.
+const NO_EXIT: i8 = i8::MIN;
+
+/// The seeds by decreasing level: at each level the finals (sorted by decreasing level), then
+/// the exits worth that much to the mover or to his opponent.
+fn seeds<'a, N: NodeId + 'a>(
+    max_exit: Stake,
+    finals: Vec<Seed<N>>,
+    exits: &'a [i8],
+    progress: &'a (dyn Fn(u64) + Sync),
+) -> impl Iterator<Item = Seed<N>> + 'a {
+    let mut levels: Vec<Stake> = finals.iter().map(Seed::level).chain(1..=max_exit).collect();
+    levels.sort_unstable_by(|a, b| b.cmp(a));
+    levels.dedup();
+    let per_level = exits.len() as u64 / levels.len().max(1) as u64;
+    let mut finals = finals.into_iter().peekable();
+    levels.into_iter().flat_map(move |level| {
+        progress(per_level);
+        let at_level: Vec<Seed<N>> = std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
+        let exiting: Vec<usize> = if level <= max_exit {
+            let level = level as i8;
+            exits
+                .par_iter()
+                .enumerate()
+                .filter(|&(_, &e)| e == level || e == -level)
+                .map(|(i, _)| i)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let exits = exiting.into_iter().map(move |i| Seed::Exit {
+            node: N::from_index(i),
+            child: if exits[i] > 0 { Side::Lose } else { Side::Win },
+            level,
+        });
+        at_level.into_iter().chain(exits)
+    })
+}
+
+/// The kernel's view of a layer's predecessors.
+struct LayerPredecessors<'l, L, N>(&'l L, PhantomData<N>);
+
+impl<L: DenseLayer, N: NodeId> Predecessors for LayerPredecessors<'_, L, N> {
+    type Node = N;
+    type Scratch = L::Scratch;
+
+    #[inline]
+    fn for_each_predecessor(&self, node: N, scratch: &mut L::Scratch, mut f: impl FnMut(N)) {
+        self.0.predecessors(node.index() as u64, scratch, |i| f(N::from_index(i as usize)));
+    }
+}
+
+impl<N: NodeId> CounterCells for DenseStore<N> {
+    type Cell = AtomicU64;
+
+    fn with_len(len: usize) -> Self {
+        DenseStore::new(vec![0; len])
+    }
+
+    fn cells_mut(&mut self) -> &mut [AtomicU64] {
+        self.words_mut()
+    }
+
+    fn set_counter(cell: &mut AtomicU64, count: u32) -> Option<()> {
+        // An undecided word is its move counter alone.
+        (count <= crate::retrograde::MAX_COUNT).then(|| *cell.get_mut() = u64::from(count))
+    }
+}
+
+/// One byte a position: a move counter (at most 63) while undecided, then the side and a level
+/// of at most 63; no remoteness. For layers of a game whose values are small and whose positions
+/// have few moves (Awari), where memory is what limits the size solved.
+#[derive(Debug)]
+pub struct ByteStore<N = u32> {
+    cells: Vec<AtomicU8>,
+    node: PhantomData<N>,
+}
+
+/// Set in a decided cell; the low six bits hold the level.
+const DECIDED: u8 = 0x80;
+/// Set in a decided cell won by the player to move.
+const WON: u8 = 0x40;
+/// The level's bits, and the largest counter.
+const LEVEL: u8 = 0x3F;
+
+impl<N> ByteStore<N> {
+    /// The value for the player to move at each index, 0 for undecided (endless play), as signed
+    /// bytes.
+    pub fn into_values(self) -> Vec<u8> {
+        self.cells.into_par_iter().map(|c| byte_value(c.into_inner()) as u8).collect()
+    }
+}
+
+/// A decided cell's value for the player to move, 0 for an undecided one.
+fn byte_value(cell: u8) -> i8 {
+    match (cell & DECIDED != 0, cell & WON != 0) {
+        (false, _) => 0,
+        (true, true) => (cell & LEVEL) as i8,
+        (true, false) => -((cell & LEVEL) as i8),
+    }
+}
+
+fn encode(label: Label) -> u8 {
+    debug_assert!(label.level <= i32::from(LEVEL), "a byte store keeps levels up to 63");
+    DECIDED | if label.side == Side::Win { WON } else { 0 } | label.level as u8
+}
+
+impl<N: NodeId> LabelStore for ByteStore<N> {
+    type Node = N;
+
+    #[inline]
+    fn is_decided(&self, node: N) -> bool {
+        self.cells[node.index()].load(Ordering::Relaxed) & DECIDED != 0
+    }
+
+    #[inline]
+    fn label(&self, node: N) -> Option<Label> {
+        let cell = self.cells[node.index()].load(Ordering::Relaxed);
+        (cell & DECIDED != 0).then(|| Label {
+            side: if cell & WON != 0 { Side::Win } else { Side::Lose },
+            level: i32::from(cell & LEVEL),
+            remoteness: 0,
+        })
+    }
+
+    #[inline]
+    fn decide(&self, node: N, label: Label) -> bool {
+        let new = encode(label);
+        self.cells[node.index()]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| (c & DECIDED == 0).then_some(new))
+            .is_ok()
+    }
+
+    #[inline]
+    fn decrement(&self, node: N, label: Label) -> bool {
+        let decided = encode(label);
+        let update =
+            self.cells[node.index()].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| match c {
+                c if c & DECIDED != 0 => None,
+                1 => Some(decided),
+                c => Some(c - 1),
+            });
+        update == Ok(1)
+    }
+}
+
+impl<N: NodeId> CounterCells for ByteStore<N> {
+    type Cell = AtomicU8;
+
+    fn with_len(len: usize) -> Self {
+        Self { cells: (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(), node: PhantomData }
+    }
+
+    fn cells_mut(&mut self) -> &mut [AtomicU8] {
+        &mut self.cells
+    }
+
+    fn set_counter(cell: &mut AtomicU8, count: u32) -> Option<()> {
+        (count <= u32::from(LEVEL)).then(|| *cell.get_mut() = count as u8)
+    }
+}
+
+/// A whole game over its dense index, as a layer without exits.
+struct GameLayer<'g, G>(&'g G);
+
+impl<G: DenseIndex + Unmoves + Sync> DenseLayer for GameLayer<'_, G> {
+    type Scratch = Vec<G::Position>;
+
+    fn len(&self) -> u64 {
+        self.0.index_len()
+    }
+
+    fn forward(&self, start: u64, out: &mut [Forward]) {
+        let mut moves = Vec::new();
+        for (i, fact) in out.iter_mut().enumerate() {
+            let Some(pos) = self.0.position(start + i as u64) else { continue };
+            moves.clear();
+            self.0.moves(&pos, &mut moves);
+            *fact = match moves.len() {
+                0 => Forward::Final(self.0.final_loss(&pos)),
+                n => Forward::Moves { inside: n as u32, exit: None },
+            };
+        }
+    }
+
+    fn predecessors(&self, index: u64, buffer: &mut Vec<G::Position>, mut f: impl FnMut(u64)) {
+        buffer.clear();
+        if let Some(pos) = self.0.position(index) {
+            self.0.unmoves(&pos, buffer);
+        }
+        for q in buffer.iter() {
+            f(self.0.index(q));
+        }
+    }
+}
+
+/// Solves every position of a game's dense index in the minimax model without building a
+/// graph: forward moves are only counted, and the propagation walks backwards with un-moves.
+/// Indices that are not positions come out as undecided.
+pub fn solve_game<G: DenseIndex + Unmoves + Sync>(game: &G) -> Result<Solution<u64>, DenseError> {
+    let store: DenseStore<u64> = solve_layer(&GameLayer(game), &|_| {})?;
+    Ok(Solution::from_store(Model::Minimax, store))
+}
