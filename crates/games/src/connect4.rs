@@ -83,9 +83,11 @@ impl std::fmt::Display for BadSize {
 
 impl std::error::Error for BadSize {}
 
+/// The board of the registry's default options (7 x 6), which are the one place it is written.
 impl Default for Connect4 {
     fn default() -> Self {
-        Self::new(7, 6).expect("7 x 6 fits")
+        <Self as crate::BuiltinGame>::from_options(&crate::GameOptions::default())
+            .expect("the default board fits")
     }
 }
 
