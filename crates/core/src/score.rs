@@ -101,6 +101,26 @@ pub fn to_node(score: Score, ply: usize) -> Score {
     }
 }
 
+/// A decisive score read as the payoff at the end of the game and the plies to it: the engine
+/// scores the end `plies` plies away, paying `payoff` to the player to move, as
+/// [`decisive`]`(payoff, plies)`. `None` for a score that is not decisive.
+pub fn decisive_parts(score: Score) -> Option<(Score, u32)> {
+    if score.abs() < DECISIVE {
+        return None;
+    }
+    let magnitude = score.unsigned_abs();
+    let scale = FINAL_SCALE as u32;
+    let units = magnitude.div_ceil(scale);
+    Some((units as Score * score.signum(), units * scale - magnitude))
+}
+
+/// The score of a game that ends `plies` plies away paying `payoff` (not 0) to the player to
+/// move, on the default scale of final positions: nearer wins and farther losses score higher.
+pub fn decisive(payoff: Score, plies: u32) -> Score {
+    debug_assert!(payoff != 0 && plies < DECISIVE as u32);
+    payoff.saturating_mul(FINAL_SCALE) - payoff.signum() * plies as Score
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +134,17 @@ mod tests {
         }
         assert_eq!(from_node(FINAL_SCALE, 3), FINAL_SCALE - 3);
         assert_eq!(from_node(-FINAL_SCALE, 3), -FINAL_SCALE + 3);
+    }
+
+    #[test]
+    fn decisive_scores_split_into_payoff_and_plies() {
+        for payoff in [1, -1, 3, -7] {
+            for plies in [0, 1, 9, 1000] {
+                assert_eq!(decisive_parts(decisive(payoff, plies)), Some((payoff, plies)));
+            }
+        }
+        assert_eq!(decisive_parts(40), None);
+        assert_eq!(decisive(1, 3), FINAL_SCALE - 3);
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub enum Bound {
 pub struct TtEntry {
     /// The score, relative to the node (see the engine for decisive scores).
     pub score: i32,
-    /// Remaining depth searched; [`TtEntry::UNLIMITED`] for a search to the end of the game.
+    /// Remaining depth searched; [`TtEntry::TO_THE_END`] for a search to the end of the game.
     pub depth: u8,
     /// How `score` bounds the value.
     pub bound: Bound,
@@ -39,8 +39,19 @@ pub struct TtEntry {
 }
 
 impl TtEntry {
-    /// The depth recorded for searches that went to the end of the game.
-    pub const UNLIMITED: u8 = u8::MAX;
+    /// The depth recorded for searches that went to the end of the game: the table's byte for
+    /// [`crate::score::UNLIMITED`].
+    pub const TO_THE_END: u8 = u8::MAX;
+
+    /// The deepest depth-limited search the table can tell from one to the end of the game.
+    pub const MAX_DEPTH: u32 = Self::TO_THE_END as u32 - 1;
+
+    /// The byte that records a search of `depth` plies ([`crate::score::UNLIMITED`] and anything
+    /// deeper than [`TtEntry::MAX_DEPTH`] meaning to the end).
+    #[inline]
+    pub fn depth_byte(depth: u32) -> u8 {
+        depth.min(u32::from(Self::TO_THE_END)) as u8
+    }
 
     #[inline]
     fn pack(self, generation: u8) -> u64 {
@@ -251,7 +262,7 @@ mod tests {
     fn packs_every_field() {
         for e in [
             entry(-7, 3, Bound::Upper, Some(0)),
-            entry(i32::MAX - 1, TtEntry::UNLIMITED, Bound::Exact, None),
+            entry(i32::MAX - 1, TtEntry::TO_THE_END, Bound::Exact, None),
             entry(i32::MIN + 1, 0, Bound::Lower, Some(255)),
         ] {
             assert_eq!(TtEntry::unpack(e.pack(5)), (e, 5));

@@ -112,7 +112,7 @@ mod engine {
             let r = engine.search(pos, Limits::default());
             let expected = match (sol.value(id).unwrap(), sol.remoteness(id)) {
                 (0, _) => 0,
-                (v, Some(d)) => v.signum() * (FINAL_SCALE - d as i32),
+                (v, Some(d)) => gamegraph::score::decisive(v, d),
                 (_, None) => unreachable!(),
             };
             assert_eq!(r.value, expected, "{}", TicTacToe.format_position(pos));

@@ -14,7 +14,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if let Some(known) = self.known_at_root(pos) {
             return known;
         }
-        let max_depth = self.limits.depth.unwrap_or(u32::from(TtEntry::UNLIMITED) - 1).max(1);
+        let max_depth = self.limits.depth.unwrap_or(TtEntry::MAX_DEPTH).max(1);
         let mut done: Option<RootResult<G::Move>> = None;
         let mut previous = 0;
         // Helpers start one ply deeper on odd ids so that threads spread over depths.

@@ -53,7 +53,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if !self.settings.etc || depth <= 2 || ply == 0 || ply >= ETC_PLIES {
             return false;
         }
-        let needed = child_depth(depth).min(u32::from(TtEntry::UNLIMITED)) as u8;
+        let needed = TtEntry::depth_byte(child_depth(depth));
         for &(mv, _, key) in children {
             let Some(e) = self.tt.probe(key) else { continue };
             // The child is worth at most its stored upper bound, so this node at least its
@@ -61,7 +61,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             let score = -from_node(e.score, ply + 1);
             if e.depth >= needed && matches!(e.bound, Bound::Exact | Bound::Upper) && score >= node.beta {
                 self.stats.etc_cutoffs += 1;
-                self.hit_horizon |= e.depth != TtEntry::UNLIMITED;
+                self.hit_horizon |= e.depth != TtEntry::TO_THE_END;
                 return self.take_score(node, state, mv, score);
             }
         }

@@ -275,7 +275,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             return low;
         }
         let node = Node { beta: node.beta.min(high), ..*node };
-        let tt_depth = node.depth.min(u32::from(TtEntry::UNLIMITED)) as u8;
+        let tt_depth = TtEntry::depth_byte(node.depth);
         let entry = self.tt.probe(node.key);
         if let Some(e) = entry {
             self.stats.tt_hits += 1;
@@ -290,7 +290,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 if cut && ply > 0 {
                     self.stats.tt_cutoffs += 1;
                     // A depth-limited entry carries heuristic values: this iteration is not exact.
-                    self.hit_horizon |= e.depth != TtEntry::UNLIMITED;
+                    self.hit_horizon |= e.depth != TtEntry::TO_THE_END;
                     return score;
                 }
             }
@@ -353,9 +353,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         // A subtree that never met the depth limit was searched to the end of the game: its
         // result holds at any depth.
         let tt_depth = if self.hit_horizon {
-            node.depth.min(u32::from(TtEntry::UNLIMITED) - 1) as u8
+            TtEntry::depth_byte(node.depth.min(TtEntry::MAX_DEPTH))
         } else {
-            TtEntry::UNLIMITED
+            TtEntry::TO_THE_END
         };
         self.hit_horizon |= horizon_above;
         if self.repeated_at > ply {
