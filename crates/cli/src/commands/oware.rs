@@ -43,13 +43,10 @@ pub struct StatsArgs {
     pub output: JsonFlag,
 }
 
-/// Whether `name` is Oware's command-line name.
-pub fn is_oware(name: &str) -> bool {
-    matches!(name.to_ascii_lowercase().as_str(), "oware" | "awari")
-}
-
+/// Refuses games other than Oware, the one whose registry entry has a directory of score files.
 fn require_oware(name: &str, command: &str) -> Result<()> {
-    if !is_oware(name) {
+    let oware = <gamegraph_games::Oware as gamegraph_games::BuiltinGame>::ENTRY;
+    if !oware.is_called(name) {
         bail!("{command} works on Oware score databases; '{name}' has none (try: gamegraph {command} oware --db DIR)");
     }
     Ok(())
