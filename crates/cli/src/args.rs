@@ -2,6 +2,7 @@
 //! the `--json` flag and who plays in `play`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use gamegraph::engine::{Engine, EngineSettings};
@@ -154,5 +155,17 @@ impl Seat {
             Seat::Both => true,
             Seat::None => false,
         }
+    }
+}
+
+/// The longest time an option accepts: a year.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Reads a time option: a positive number of seconds, at most [`MAX_SECONDS`]. Used as clap's
+/// value parser, so that every `--time` refuses the same values with the same words (exit 2).
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_SECONDS => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!("'{text}' is not a number of seconds above 0 and at most {MAX_SECONDS}")),
     }
 }

@@ -6,8 +6,10 @@
 //! argument groups several commands share and `terminal` the shared input and output helpers.
 
 mod args;
-mod commands;
+// First, so that its `say!` macro is in scope in the commands.
+#[macro_use]
 mod terminal;
+mod commands;
 
 use std::process::ExitCode;
 
@@ -74,6 +76,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output has gone (`| head -1`): nothing more to say.
+        Err(err) if err.downcast_ref::<terminal::OutputClosed>().is_some() => ExitCode::SUCCESS,
         Err(err) => {
             // One line: the chain of causes, outermost first.
             eprintln!("error: {err:#}");

@@ -44,10 +44,33 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// Standard output was closed by its reader (`| head -1`): the command stops quietly.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output is closed")]
+pub struct OutputClosed;
+
+/// Writes one line on standard output; a closed output becomes [`OutputClosed`], which `main`
+/// ends quietly on, where `println!` would panic.
+pub fn write_line(line: std::fmt::Arguments<'_>) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_fmt(line).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(OutputClosed.into()),
+        Err(e) => Err(anyhow::Error::new(e).context("cannot write to standard output")),
+    }
+}
+
+/// `println!` that returns from the enclosing function with [`OutputClosed`] when standard output
+/// is closed.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::terminal::write_line(format_args!($($arg)*))?
+    };
+}
+
 /// Prints `value` as pretty JSON on standard output.
 pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
+    write_line(format_args!("{}", serde_json::to_string_pretty(value)?))
 }
 
 /// Physical memory in bytes (Linux), if known.
@@ -96,7 +119,7 @@ pub fn read_move<G: Notation>(
 ) -> Result<Option<G::Move>> {
     loop {
         if !json {
-            println!("your move (or 'quit'):");
+            say!("your move (or 'quit'):");
         }
         let Some(line) = lines.next() else { return Ok(None) };
         let line = line.context("cannot read standard input")?;
@@ -112,7 +135,7 @@ pub fn read_move<G: Notation>(
                     serde_json::json!({ "error": format!("'{text}' is not a legal move: {}", e.message) })
                 )
             }
-            Err(e) => println!("'{text}' is not a legal move: {}", e.message),
+            Err(e) => say!("'{text}' is not a legal move: {}", e.message),
         }
     }
 }

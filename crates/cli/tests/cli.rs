@@ -565,3 +565,68 @@ fn othello_perft_solve_and_bench() {
     let searched = ok(&["search", "othello", start, "--depth", "6", "--threads", "1"]);
     assert!(["D3", "C4", "F5", "E6"].iter().any(|m| searched.contains(m)), "{searched}");
 }
+
+/// Runs a command whose options clap must refuse: exit 2, no panic, the option named.
+fn refused_option(args: &[&str], option: &str) {
+    let out = run(args, "");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert!(stderr.contains(option), "{args:?}: {stderr}");
+}
+
+#[test]
+fn options_out_of_range_exit_2_with_the_same_words() {
+    for time in ["1e300", "0", "-1", "nan", "inf", "soon"] {
+        refused_option(&["solve", "oware", "--time", time], "--time");
+        refused_option(&["search", "connect4", "--time", time], "--time");
+        refused_option(&["play", "connect4", "--time", time], "--time");
+    }
+    refused_option(&["search", "tictactoe", "--depth", "0"], "--depth");
+    refused_option(&["search", "tictactoe", "--nodes", "0"], "--nodes");
+    refused_option(&["solve", "oware", "--depth", "0"], "--depth");
+    refused_option(&["verify", "oware", "--db", "x", "--sample", "0"], "--sample");
+    refused_option(&["tree", "(1 2)", "--trace"], "--json");
+}
+
+#[test]
+fn hostile_inputs_get_errors_or_right_answers_not_panics() {
+    // A leaf beyond 64 bits' absolute value was read as 0.
+    let err = fails(&["tree", "((-9223372036854775808) (-5))"], "");
+    assert!(err.contains("column 3"), "{err}");
+    // A node name longer than a format width.
+    let name = "A".repeat(70_000);
+    let out = run(&["graph", "-"], &format!("{name} -> B\n"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains(&format!("{name}  win")));
+    // A finished Connect 4 game has no moves, not seven full columns.
+    assert_eq!(ok(&["solve", "connect4", "1212121", "--analyze"]).trim(), "1212121 -18");
+    // search shows a won game as solve does, not the engine's internal score.
+    let out = ok(&["search", "tictactoe", "XX.OO....", "--threads", "1"]);
+    assert!(out.starts_with("value win +1 in 1 at the end of the game"), "{out}");
+}
+
+#[test]
+fn a_closed_output_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    let input = std::fs::read_to_string(connect4_file("Test_L3_R1")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(["solve", "connect4", "-", "--threads", "1", "--hash", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    // Read one answer, as `| head -1` does, and close the pipe.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("2252576253462244111563365343671351441 -1"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

@@ -466,13 +466,17 @@ impl TreeParser {
             Some(c) if c == '-' || c.is_ascii_digit() => {
                 let (line, column) = (self.line, self.column);
                 let text = self.take_while(|c| c == '-' || c.is_ascii_digit());
-                let value = text.parse::<i64>().ok().filter(|v| v.abs() <= MAX_LEAF).ok_or_else(|| {
-                    ParseError::new(
-                        line,
-                        column,
-                        format!("'{text}' is not a leaf value (an integer of at most 10^9 in magnitude)"),
-                    )
-                })?;
+                let value = text
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| v.unsigned_abs() <= MAX_LEAF as u64)
+                    .ok_or_else(|| {
+                        ParseError::new(
+                            line,
+                            column,
+                            format!("'{text}' is not a leaf value (an integer of at most 10^9 in magnitude)"),
+                        )
+                    })?;
                 self.nodes[id as usize].value = Some(value as i32);
                 return Ok(id);
             }

@@ -187,15 +187,15 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
             "peak_memory_bytes": peak,
         }));
     }
-    println!("random graph: {} nodes, {} edges, seed {}", graph.nodes(), graph.edges(), args.seed);
-    println!(
+    say!("random graph: {} nodes, {} edges, seed {}", graph.nodes(), graph.edges(), args.seed);
+    say!(
         "build (generate + forward and reverse CSR): {:.3} s, {:.1} ns/edge, {:.0} MiB",
         build.as_secs_f64(),
         build.as_secs_f64() * 1e9 / edges,
         graph.heap_bytes() as f64 / 1048576.0
     );
     for (model, time, w, l, d) in &models {
-        println!(
+        say!(
             "solve {:<8} {:.3} s, {:.1} ns/edge   win {w}, lose {l}, draw {d}",
             model.name(),
             time.as_secs_f64(),
@@ -203,7 +203,7 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
         );
     }
     if let Some(bytes) = peak {
-        println!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
     }
     Ok(())
 }
@@ -261,18 +261,20 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
             &json!({ "threads": settings.threads, "hash_mib": settings.tt_mib, "files": out }),
         );
     }
-    println!(
-        "threads {}, table {} MiB, table cleared before each position",
-        settings.threads, settings.tt_mib
-    );
-    println!(
+    say!("threads {}, table {} MiB, table cleared before each position", settings.threads, settings.tt_mib);
+    say!(
         "{:<28} {:>11} {:>13} {:>13} {:>14} {:>10}",
-        "file", "correct", "mean time", "max time", "mean nodes", "Mnodes/s"
+        "file",
+        "correct",
+        "mean time",
+        "max time",
+        "mean nodes",
+        "Mnodes/s"
     );
     for (name, correct, total, time, nodes, worst, wrong, n) in &files {
         let short =
             std::path::Path::new(name).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
-        println!(
+        say!(
             "{:<28} {:>11} {:>13} {:>13} {:>14.1} {:>10.2}",
             short,
             format!("{correct}/{total}"),
@@ -282,7 +284,7 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
             *nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6
         );
         for w in wrong {
-            println!("  wrong: {w}");
+            say!("  wrong: {w}");
         }
     }
     if files.iter().any(|f| f.1 != f.2) {
@@ -329,10 +331,10 @@ pub fn ordering(args: &BenchOrderingArgs) -> Result<()> {
             "branching": b, "depth": d, "trees": args.trees, "b_to_the_d": full, "minimal_tree": minimal, "runs": rows,
         }));
     }
-    println!("uniform trees, branching {b}, depth {d}, {} random trees (leaves in -1000..=1000)", args.trees);
-    println!("b^d = {full}, minimal tree b^ceil(d/2) + b^floor(d/2) - 1 = {minimal}");
+    say!("uniform trees, branching {b}, depth {d}, {} random trees (leaves in -1000..=1000)", args.trees);
+    say!("b^d = {full}, minimal tree b^ceil(d/2) + b^floor(d/2) - 1 = {minimal}");
     for (i, r) in runs.iter().enumerate() {
-        println!(
+        say!(
             "{:<24} {:>14.1} leaves  ({:.3} of b^d, {:.2} x minimal)",
             r.0,
             mean(i),
@@ -368,7 +370,7 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
                 p.line
             );
             if !args.output.json {
-                println!(
+                say!(
                     "{name:<24} {:>2} empties  {:>+4} {:<3} {}  {:>10}  {:>14} nodes  {:>6.2} Mn/s",
                     pos.empties(),
                     r.value,
@@ -379,7 +381,7 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
                     r.nodes_per_second() / 1e6
                 );
                 if !ok {
-                    println!("    expected {:+} by {}", p.score, p.best_moves.join(" or "));
+                    say!("    expected {:+} by {}", p.score, p.best_moves.join(" or "));
                 }
             }
             rows.push(json!({
@@ -396,7 +398,7 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
             "seconds": total_time.as_secs_f64(), "nodes": total_nodes, "failures": failures,
         }));
     }
-    println!(
+    say!(
         "{} positions, {} wrong, threads {}, table {} MiB: {} in all, {} per position, {:.1} M nodes in all ({:.2} M nodes/s)",
         rows.len(),
         failures,

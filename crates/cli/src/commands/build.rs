@@ -87,18 +87,12 @@ impl GameVisitor for Build<'_> {
                 "out": args.out.as_ref().map(|p| p.display().to_string()),
             }));
         }
-        println!(
-            "{}: {} positions ({} terminal), {} moves",
-            game.name(),
-            graph.nodes(),
-            terminal,
-            graph.edges()
-        );
-        println!("for the player to move: {win} win, {lose} lose, {draw} draw");
-        println!("start: {}", describe(start.outcome, start.value, start.remoteness));
-        println!("solved in {:.1} ms", seconds * 1e3);
+        say!("{}: {} positions ({} terminal), {} moves", game.name(), graph.nodes(), terminal, graph.edges());
+        say!("for the player to move: {win} win, {lose} lose, {draw} draw");
+        say!("start: {}", describe(start.outcome, start.value, start.remoteness));
+        say!("solved in {:.1} ms", seconds * 1e3);
         if let Some(out) = &args.out {
-            println!("database written to {}", out.display());
+            say!("database written to {}", out.display());
         }
         Ok(())
     }

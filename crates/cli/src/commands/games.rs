@@ -19,9 +19,9 @@ pub fn run(args: &GamesArgs) -> Result<()> {
         return print_json(&json!({ "games": gamegraph_games::registry::listing() }));
     }
     for g in GAMES {
-        println!("{}: {}\n  positions: {}\n  moves: {}", g.name, g.summary, g.positions, g.moves);
+        say!("{}: {}\n  positions: {}\n  moves: {}", g.name, g.summary, g.positions, g.moves);
         for (name, option) in g.options {
-            println!("  --{name}: {} (default {})", option.help, option.default);
+            say!("  --{name}: {} (default {})", option.help, option.default);
         }
     }
     Ok(())

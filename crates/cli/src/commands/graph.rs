@@ -52,16 +52,16 @@ pub fn run(args: &GraphArgs) -> Result<()> {
     }
     let rows = (0..parsed.graph.nodes() as u32).map(|u| row(&parsed, &solution, u));
     if args.dot {
-        print!("{}", dot(&parsed, &solution));
+        say!("{}", dot(&parsed, &solution).trim_end_matches('\n'));
         return Ok(());
     }
     let show = |v: Option<i64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     if args.csv {
-        println!("name,outcome,value,remoteness,best");
+        say!("name,outcome,value,remoteness,best");
         for r in rows {
             let value = r.value.map_or(String::new(), |v| v.to_string());
             let remoteness = r.remoteness.map_or(String::new(), |v| v.to_string());
-            println!(
+            say!(
                 "{},{},{value},{remoteness},{}",
                 csv_field(&r.name),
                 r.outcome,
@@ -72,11 +72,11 @@ pub fn run(args: &GraphArgs) -> Result<()> {
     }
     let rows: Vec<Row> = rows.collect();
     let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(4).max(4);
-    println!("{:<width$}  outcome  value  remoteness  best", "name");
+    say!("{}  outcome  value  remoteness  best", padded("name", width));
     for r in rows {
-        println!(
-            "{:<width$}  {:<7}  {:>5}  {:>10}  {}",
-            r.name,
+        say!(
+            "{}  {:<7}  {:>5}  {:>10}  {}",
+            padded(&r.name, width),
             r.outcome.name(),
             show(r.value.map(i64::from)),
             show(r.remoteness.map(i64::from)),
@@ -84,6 +84,14 @@ pub fn run(args: &GraphArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `name` padded with spaces to `width` characters (format widths stop at 65,535, names do not).
+fn padded(name: &str, width: usize) -> String {
+    let mut out = String::with_capacity(width);
+    out.push_str(name);
+    out.extend(std::iter::repeat(' ').take(width.saturating_sub(name.chars().count())));
+    out
 }
 
 struct Row {

@@ -28,7 +28,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub full: bool,
     /// Positions checked per stone count without --full.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: u64,
 }
 
@@ -121,14 +121,14 @@ pub fn build(args: &BuildArgs) -> Result<()> {
         }));
     }
     if report.resumed > 0 {
-        println!(
+        say!(
             "kept the {} complete stone counts 0 to {} already in {}",
             report.resumed,
             report.resumed - 1,
             dir.display()
         );
     }
-    println!(
+    say!(
         "{} rules, 0 to {stones} stones in {}: built {} stone counts in {seconds:.1} s",
         rules,
         dir.display(),
@@ -146,19 +146,19 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     let db = open(&args.game, "verify", &args.db)?;
     let started = Instant::now();
     db.verify_checksums()?;
-    println!("checksums: {} files match the manifest", db.stones() + 1);
+    say!("checksums: {} files match the manifest", db.stones() + 1);
     let mut wrong_total = 0;
     for n in 0..=db.stones() {
         let sample = (!args.full).then_some(args.sample);
         let (checked, wrong, examples) = db.verify_values(n, sample);
-        println!("{n:>2} stones: {checked} positions checked, {wrong} inconsistent");
+        say!("{n:>2} stones: {checked} positions checked, {wrong} inconsistent");
         for e in examples {
             let pits: Vec<String> = e.pits.iter().map(u8::to_string).collect();
-            println!("    {}: stored {}, best move {}", pits.join(","), e.stored, e.computed);
+            say!("    {}: stored {}, best move {}", pits.join(","), e.stored, e.computed);
         }
         wrong_total += wrong;
     }
-    println!("verified in {:.1} s", started.elapsed().as_secs_f64());
+    say!("verified in {:.1} s", started.elapsed().as_secs_f64());
     if wrong_total > 0 {
         bail!("{wrong_total} stored values differ from their best move's value");
     }
@@ -171,14 +171,16 @@ pub fn stats(args: &StatsArgs) -> Result<()> {
     if args.output.json {
         return print_json(&json!({ "rules": db.rules().name(), "stones": stats }));
     }
-    println!(
-        "{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}",
-        "stones", "positions", "wins", "draws", "losses", "sum"
-    );
+    say!("{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}", "stones", "positions", "wins", "draws", "losses", "sum");
     for s in stats {
-        println!(
+        say!(
             "{:>6} {:>12} {:>12} {:>12} {:>12} {:>12}",
-            s.stones, s.positions, s.wins, s.draws, s.losses, s.sum
+            s.stones,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.sum
         );
     }
     Ok(())
@@ -213,18 +215,18 @@ pub fn bench(args: &BenchOwareArgs) -> Result<()> {
             "peak_memory_bytes": peak,
         }));
     }
-    println!("{:>6} {:>12} {:>9} {:>14}", "stones", "positions", "seconds", "M positions/s");
+    say!("{:>6} {:>12} {:>9} {:>14}", "stones", "positions", "seconds", "M positions/s");
     for (n, p, s) in built {
-        println!("{n:>6} {p:>12} {s:>9.2} {:>14.2}", p as f64 / s.max(1e-9) / 1e6);
+        say!("{n:>6} {p:>12} {s:>9.2} {:>14.2}", p as f64 / s.max(1e-9) / 1e6);
     }
-    println!(
+    say!(
         "{} rules, 0 to {} stones: {positions} positions in {seconds:.1} s ({:.2} M positions/s), files written included",
         rules,
         args.stones,
         positions as f64 / seconds / 1e6
     );
     if let Some(bytes) = peak {
-        println!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
     }
     Ok(())
 }

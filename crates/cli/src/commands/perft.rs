@@ -38,7 +38,7 @@ impl GameVisitor for Perft<'_> {
             game.name(),
             count as f64 / seconds.max(1e-9) / 1e6
         );
-        println!("{count}");
+        say!("{count}");
         Ok(())
     }
 }

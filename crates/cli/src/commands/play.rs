@@ -12,7 +12,7 @@ use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, Seat};
-use crate::commands::solve::{seconds, shown};
+use crate::commands::solve::shown;
 use crate::terminal::{describe, position_or_start, read_move, with_game};
 
 #[derive(clap::Args, Debug)]
@@ -27,8 +27,8 @@ pub struct PlayArgs {
     you: Seat,
     /// Search games: seconds the engine may think per position (move values shown as bounds
     /// when it runs out).
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
-    time: f64,
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = crate::args::seconds)]
+    time: std::time::Duration,
     #[command(flatten)]
     engine: EngineArgs,
     /// One JSON object per line for each position (its value, every move's value, the move
@@ -48,8 +48,7 @@ impl GameVisitor for Play<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
-        let budget =
-            Budget { time: Some(seconds(args.time)?), positions: args.game.limit, ..Budget::default() };
+        let budget = Budget { time: Some(args.time), positions: args.game.limit, ..Budget::default() };
         // One analyzer for the whole game: its table and its solved graph serve every turn.
         let mut analyzer = Analyzer::new(&game, budget, args.engine.settings()?);
         let mut pos = position_or_start(&game, args.position.as_deref())?;
@@ -92,7 +91,7 @@ impl GameVisitor for Play<'_> {
                         Vec::new(),
                     ),
                 };
-                println!(
+                say!(
                     "{}",
                     json!({
                         "position": game.format_position(&pos),
@@ -105,13 +104,13 @@ impl GameVisitor for Play<'_> {
                     })
                 );
             } else {
-                println!("\n{}", game.render(&pos));
+                say!("\n{}", game.render(&pos));
                 if let Some(a) = analysis.as_ref().filter(|a| !a.over) {
                     if a.value.exact && G::ENTRY.solver == Solver::Retrograde {
-                        println!("value for the player to move: {}", in_words(&a.value));
+                        say!("value for the player to move: {}", in_words(&a.value));
                     }
                     for m in &a.moves {
-                        println!("  {:>6}  {}", m.notation, in_words(&m.value));
+                        say!("  {:>6}  {}", m.notation, in_words(&m.value));
                     }
                 }
             }
@@ -121,7 +120,7 @@ impl GameVisitor for Play<'_> {
                         Some(a) => a.value.value.unwrap_or(0),
                         None => game.repetition_score(&pos),
                     };
-                    println!("game over: {}", ending(value, repeated));
+                    say!("game over: {}", ending(value, repeated));
                 }
                 return Ok(());
             }
@@ -134,7 +133,7 @@ impl GameVisitor for Play<'_> {
             } else {
                 let mv = analyzer.best_move(&pos, &analysis).expect("a position that is not over has moves");
                 if !args.json {
-                    println!("engine plays {}", game.format_move(&pos, mv));
+                    say!("engine plays {}", game.format_move(&pos, mv));
                 }
                 mv
             };

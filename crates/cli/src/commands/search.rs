@@ -9,7 +9,6 @@ use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::commands::solve::seconds;
 use crate::terminal::{position_or_start, print_json, with_game};
 
 #[derive(clap::Args, Debug)]
@@ -20,13 +19,14 @@ pub struct SearchArgs {
     #[arg(allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Deepest iteration in plies (default: until the end of the game or another limit).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Stop after this many seconds (the last completed iteration is reported).
-    #[arg(long, value_name = "SECONDS")]
-    pub time: Option<f64>,
-    /// Stop after this many nodes.
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::seconds)]
+    pub time: Option<std::time::Duration>,
+    /// Stop after this many nodes (checked every 1,024 nodes; the first iteration always
+    /// completes).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -45,7 +45,7 @@ impl GameVisitor for Search<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
-        let time = args.time.map(seconds).transpose()?;
+        let time = args.time;
         let pos = position_or_start(&game, args.position.as_deref())?;
         let mut analyzer = Analyzer::new(&game, Budget::default(), args.engine.settings()?);
         let r = analyzer.search(&pos, Limits { depth: args.depth, nodes: args.nodes, time })?;
@@ -72,10 +72,15 @@ impl GameVisitor for Search<'_> {
             }));
         }
         let reached = depth.map_or("the end of the game".to_string(), |d| format!("depth {d}"));
-        println!("value {} at {reached}{}", r.value, if r.complete { "" } else { " (stopped by a limit)" });
-        println!("best {}  pv {}", best.as_deref().unwrap_or("-"), pv.join(" "));
+        // A decisive score in words, as `solve` shows values: the payoff and the plies to the end.
+        let value = match gamegraph::score::decisive_parts(r.value) {
+            Some((payoff, plies)) => format!("{} {payoff:+} in {plies}", gamegraph::Outcome::of(payoff)),
+            None => r.value.to_string(),
+        };
+        say!("value {value} at {reached}{}", if r.complete { "" } else { " (stopped by a limit)" });
+        say!("best {}  pv {}", best.as_deref().unwrap_or("-"), pv.join(" "));
         let cut_rate = r.stats.first_move_cutoffs as f64 / r.stats.beta_cutoffs.max(1) as f64;
-        println!(
+        say!(
             "{} nodes in {:.3} s ({:.2} M nodes/s), table hits {}, cutoffs {} ({:.0}% on the first move){}",
             r.stats.nodes,
             r.elapsed.as_secs_f64(),

@@ -32,12 +32,12 @@ pub struct SolveArgs {
     /// Search games: print nodes and time for each position.
     #[arg(long)]
     stats: bool,
-    /// Database games, beyond the database: search this many plies (default: --time).
-    #[arg(long)]
+    /// Database games, beyond the database: search this many plies (within --time).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Database games, beyond the database: seconds of search in all, shared by the moves.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    time: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::args::seconds)]
+    time: Duration,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -61,14 +61,6 @@ impl GameVisitor for Solve<'_> {
             Solver::Database => database(&game, args),
         }
     }
-}
-
-/// A positive, finite number of seconds.
-pub fn seconds(time: f64) -> Result<Duration> {
-    if !(time > 0.0 && time.is_finite() && time < 1e9) {
-        bail!("--time must be a positive number of seconds");
-    }
-    Ok(Duration::from_secs_f64(time))
 }
 
 /// Games solved whole: the board, the value with its distance, and every move's, optimal ones
@@ -114,10 +106,10 @@ fn retrograde<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
             "best": a.best,
         }));
     }
-    println!("{}", game.render(&pos));
-    println!("position {}: {}", a.position, words(&a.value));
+    say!("{}", game.render(&pos));
+    say!("position {}: {}", a.position, words(&a.value));
     for m in &a.moves {
-        println!(
+        say!(
             "  {:>6}  {}{}",
             m.notation,
             words(&m.value),
@@ -167,8 +159,9 @@ fn solve_one<G: BuiltinGame>(
     let started = Instant::now();
     let (score, best, nodes, slots) = if args.analyze {
         let a = analyzer.analyze(pos)?;
-        let slots: Vec<(String, bool, Option<i32>)> = game
-            .move_slots(pos)
+        // A finished game has no move to show, not a row of full columns.
+        let slots_shown = if a.over { Vec::new() } else { game.move_slots(pos) };
+        let slots: Vec<(String, bool, Option<i32>)> = slots_shown
             .into_iter()
             .map(|(label, mv)| {
                 let value = mv.and_then(|mv| {
@@ -202,7 +195,7 @@ fn solve_one<G: BuiltinGame>(
                 .map(|(label, playable, value)| json!({"move": label, "playable": playable, "score": value}))
                 .collect();
         }
-        println!("{out}");
+        say!("{out}");
         return Ok(());
     }
     let moves: Vec<(String, Option<i32>)> =
@@ -211,7 +204,7 @@ fn solve_one<G: BuiltinGame>(
     if args.stats {
         line.push_str(&format!("  ({nodes} nodes, {:.3} ms)", seconds * 1e3));
     }
-    println!("{line}");
+    say!("{line}");
     Ok(())
 }
 
@@ -230,7 +223,7 @@ fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     if args.weak || args.analyze {
         bail!("{} always shows every move's value; --weak and --analyze are for Connect 4", game.name());
     }
-    let budget = Budget { time: Some(seconds(args.time)?), depth: args.depth, ..Budget::default() };
+    let budget = Budget { time: Some(args.time), depth: args.depth, ..Budget::default() };
     let pos = position_or_start(game, args.position.as_deref())?;
     let started = Instant::now();
     let a: Analysis = Analyzer::new(game, budget, args.engine.settings()?).analyze(&pos)?;
@@ -243,12 +236,12 @@ fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     for m in &a.moves {
         line.push_str(&format!(" {}:{}", m.notation, shown(&m.value)));
     }
-    println!("{line}");
+    say!("{line}");
     if let Some(depth) = a.moves.iter().map(|m| &m.value).chain([&a.value]).find_map(|v| v.depth) {
-        println!("(~: searched {depth} plies, beyond the database: not exact)");
+        say!("(~: searched {depth} plies, beyond the database: not exact)");
     }
     if args.stats {
-        println!("{:.3} s", started.elapsed().as_secs_f64());
+        say!("{:.3} s", started.elapsed().as_secs_f64());
     }
     Ok(())
 }

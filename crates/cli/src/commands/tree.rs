@@ -25,7 +25,7 @@ pub struct TreeArgs {
     #[arg(long, conflicts_with = "json")]
     dot: bool,
     /// With --json, include every step of the search (window on entry, value on exit, prunes).
-    #[arg(long)]
+    #[arg(long, requires = "json")]
     trace: bool,
     #[command(flatten)]
     output: JsonFlag,
@@ -38,20 +38,20 @@ pub fn run(args: &TreeArgs) -> Result<()> {
     let order = args.order;
     let r = tree.analyze(algorithm, order);
     if args.dot {
-        print!("{}", r.to_dot(&tree));
+        say!("{}", r.to_dot(&tree).trim_end_matches('\n'));
         return Ok(());
     }
     if args.output.json {
         return print_json(&TreeReport::new(&tree, &r, args.trace, false));
     }
-    println!("value: {}", r.value);
-    println!("best: {}", r.best.as_deref().unwrap_or("(the root is a leaf)"));
-    println!("leaves evaluated: {} of {}", r.leaves, tree.leaf_count());
-    println!("nodes visited: {}", r.nodes);
+    say!("value: {}", r.value);
+    say!("best: {}", r.best.as_deref().unwrap_or("(the root is a leaf)"));
+    say!("leaves evaluated: {} of {}", r.leaves, tree.leaf_count());
+    say!("nodes visited: {}", r.nodes);
     if r.pruned.is_empty() {
-        println!("pruned: none");
+        say!("pruned: none");
     } else {
-        println!("pruned: {}", r.pruned.join(" "));
+        say!("pruned: {}", r.pruned.join(" "));
     }
     Ok(())
 }
