@@ -262,8 +262,27 @@ fn parse_id(line: usize, token: Token<'_>) -> Result<u32, ParseError> {
 pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
     let mut collector = Collector::default();
     let mut nodes = 0usize;
+    // Every id below the largest becomes a node, so the ids bound the memory: they may exceed
+    // what the list mentions, but not by orders of magnitude. Checked as each id is read, before
+    // anything is allocated for it.
+    let lines = statements(source).count();
+    let limit = IMPLICIT_NODES.saturating_add(lines.saturating_mul(2));
+    let node = |line: usize, token: Token<'_>| -> Result<u32, ParseError> {
+        let id = parse_id(line, token)?;
+        if id as usize >= limit {
+            return Err(ParseError::new(
+                line,
+                token.column,
+                format!(
+                    "node {id} is too large for a list of {lines} lines: ids stay below {limit} \
+                     (a million plus two per line), so number the nodes densely"
+                ),
+            ));
+        }
+        Ok(id)
+    };
     for (line, tokens) in statements(source) {
-        let from = parse_id(line, tokens[0])?;
+        let from = node(line, tokens[0])?;
         let second = tokens.get(1).ok_or_else(|| {
             ParseError::new(
                 line,
@@ -282,7 +301,7 @@ pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
             collector.stake(from, stake, line, tokens[0].column, tokens[0].text)?;
             nodes = nodes.max(from as usize + 1);
         } else {
-            let to = parse_id(line, *second)?;
+            let to = node(line, *second)?;
             if let Some(extra) = tokens.get(2) {
                 return Err(ParseError::new(line, extra.column, "unexpected text after the edge"));
             }
@@ -293,6 +312,10 @@ pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
     let names = (0..nodes).map(|i| i.to_string()).collect();
     Ok(NamedGraph { graph: collector.finish(nodes), names })
 }
+
+/// How many nodes an edge list may have beyond two per line: ids need not be dense, but every id
+/// below the largest becomes a node.
+pub const IMPLICIT_NODES: usize = 1_000_000;
 
 #[cfg(test)]
 mod tests {
@@ -306,6 +329,15 @@ mod tests {
         assert_eq!(g.graph.successors(1), &[0]);
         assert_eq!(g.graph.stake(2), Some(1));
         assert_eq!(g.graph.stake(3), Some(0));
+    }
+
+    #[test]
+    fn edge_list_ids_are_bounded_by_the_list() {
+        let err = parse_edges("0 1\n0 4294967294\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 3), "{err}");
+        assert!(parse_edges("0 1000000000\n").is_err());
+        let g = parse_edges("0 1000003\n1 2\n").unwrap();
+        assert_eq!(g.graph.nodes(), 1_000_004);
     }
 
     #[test]
