@@ -2,9 +2,9 @@
 //! outputs atomically, printing JSON, reading positions and moves, and values in words.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use gamegraph::{Notation, Outcome};
 use gamegraph_games::GameVisitor;
 
@@ -23,25 +23,67 @@ pub fn read_text(path: &Path) -> Result<String> {
 
 /// Writes `path` through a temporary file in the same folder, renamed into place only once
 /// `write` has succeeded: readers see the old file or the complete new one, never a part.
+///
+/// A symbolic link is followed (the link stays, the file it names is replaced); a target that
+/// exists and is not a regular file (a directory, a device such as `/dev/null`, a pipe) is
+/// refused. The new file gets the usual mode under the umask.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    let target = regular_target(path)?;
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    let mut file = tempfile::NamedTempFile::new_in(dir)
+    let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let (temporary, file) = (0..100)
+        .find_map(|attempt| {
+            let candidate = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+                Ok(file) => Some(Ok((candidate, file))),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
+                Err(e) => Some(Err(e)),
+            }
+        })
+        .unwrap_or_else(|| Err(std::io::Error::other("no free temporary name")))
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    {
-        let mut out = std::io::BufWriter::new(file.as_file_mut());
-        write(&mut out)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    let written = (|| {
+        let mut out = std::io::BufWriter::new(&file);
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
+        file.sync_all()?;
+        std::fs::rename(&temporary, &target)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
     }
-    file.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
-    file.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+/// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;
+/// an error when that exists and is not a regular file.
+fn regular_target(path: &Path) -> Result<PathBuf> {
+    let metadata = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        other => other.with_context(|| format!("cannot look at {}", path.display()))?,
+    };
+    let target = if metadata.file_type().is_symlink() {
+        std::fs::canonicalize(path)
+            .with_context(|| format!("{} is a symbolic link to nothing that exists", path.display()))?
+    } else {
+        path.to_path_buf()
+    };
+    if !std::fs::metadata(&target).with_context(|| format!("cannot look at {}", target.display()))?.is_file()
+    {
+        bail!(
+            "{} exists and is not a regular file (a directory, a device or a pipe): not replacing it",
+            path.display()
+        );
+    }
+    Ok(target)
 }
 
 /// Standard output was closed by its reader (`| head -1`): the command stops quietly.

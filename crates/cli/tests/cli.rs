@@ -599,6 +599,9 @@ fn hostile_inputs_get_errors_or_right_answers_not_panics() {
     let out = run(&["graph", "-"], &format!("{name} -> B\n"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8(out.stdout).unwrap().contains(&format!("{name}  win")));
+    // An edge list's ids bound its memory: a huge id is named, not allocated.
+    let err = fails(&["graph", "-", "--format", "edges"], "0 1\n0 4294967294\n");
+    assert!(err.contains("line 2, column 3") && err.contains("too large"), "{err}");
     // A finished Connect 4 game has no moves, not seven full columns.
     assert_eq!(ok(&["solve", "connect4", "1212121", "--analyze"]).trim(), "1212121 -18");
     // search shows a won game as solve does, not the engine's internal score.
@@ -629,4 +632,33 @@ fn a_closed_output_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_database_is_written_to_regular_files_only_through_links() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    // A device is refused and stays a device.
+    let err = fails(&["build", "tictactoe", "--out", "/dev/null"], "");
+    assert!(err.contains("not a regular file"), "{err}");
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    // A symbolic link is followed: the link stays, the file it names is replaced.
+    let dir = tempfile::tempdir().unwrap();
+    let (real, link) = (dir.path().join("real.db"), dir.path().join("link.db"));
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    ok(&["build", "tictactoe", "--out", link.to_str().unwrap()]);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_ne!(std::fs::read(&real).unwrap(), b"old");
+    ok(&["solve", "tictactoe", "--db", link.to_str().unwrap()]);
+    // A new file gets the mode any new file gets here (the umask's), not the temporary's 0600.
+    let fresh = dir.path().join("fresh.db");
+    ok(&["build", "tictactoe", "--out", fresh.to_str().unwrap()]);
+    let reference = dir.path().join("reference");
+    std::fs::File::create(&reference).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+    assert_eq!(mode(&fresh), mode(&reference));
+    // Nothing temporary is left behind.
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 4, "{left:?}");
 }
