@@ -83,6 +83,8 @@ fn tokenize(line: &str) -> Vec<Token<'_>> {
 
 /// The lines of `source` without comments, numbered from 1, with their tokens; blank lines skipped.
 fn statements(source: &str) -> impl Iterator<Item = (usize, Vec<Token<'_>>)> {
+    // A byte order mark is not part of the first name.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     source.lines().enumerate().filter_map(|(i, line)| {
         let code = line.split('#').next().unwrap_or("");
         let tokens = tokenize(code);
@@ -173,6 +175,21 @@ impl Collector {
     }
 }
 
+/// Refuses a name with a control character (NUL, escape, ...), naming where it is.
+fn check_name(line: usize, token: Token<'_>) -> Result<(), ParseError> {
+    match token.text.chars().position(char::is_control) {
+        None => Ok(()),
+        Some(at) => Err(ParseError::new(
+            line,
+            token.column + at,
+            format!(
+                "a control character (U+{:04X}) in a node name",
+                token.text.chars().nth(at).map_or(0, u32::from)
+            ),
+        )),
+    }
+}
+
 /// Reads the named format: one statement per line, `#` starts a comment.
 ///
 /// - `a -> b c`: moves from `a` to `b` and to `c` (a node may have several such lines);
@@ -201,6 +218,9 @@ pub fn parse_text<'s>(source: &'s str) -> Result<NamedGraph, ParseError> {
                 head.column,
                 format!("expected a node name before '{}'", head.text),
             ));
+        }
+        for &token in &tokens {
+            check_name(line, token)?;
         }
         let from = intern(head.text, &mut collector);
         match tokens.get(1) {
@@ -329,6 +349,15 @@ mod tests {
         assert_eq!(g.graph.successors(1), &[0]);
         assert_eq!(g.graph.stake(2), Some(1));
         assert_eq!(g.graph.stake(3), Some(0));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_and_control_characters_refused() {
+        let g = parse_text("\u{feff}A -> B\nB -> A\n").unwrap();
+        assert_eq!(g.names, ["A", "B"]);
+        let err = parse_text("A -> B\nB -> x\u{0}y\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 7), "{err}");
+        assert!(parse_text("A\u{1b}[31m -> B\n").is_err());
     }
 
     #[test]
