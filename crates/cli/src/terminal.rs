@@ -10,15 +10,25 @@ use gamegraph_games::GameVisitor;
 
 use crate::args::GameArgs;
 
-/// The whole text of `path`, or of standard input when `path` is `-`.
+/// The largest text input read (a graph, a tree, positions): 1 GiB.
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+
+/// The whole text of `path`, or of standard input when `path` is `-`, refused beyond
+/// [`MAX_TEXT_BYTES`] (so that `/dev/zero` is an error, not a machine's memory).
 pub fn read_text(path: &Path) -> Result<String> {
-    let mut text = String::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin().read_to_string(&mut text).context("cannot read standard input")?;
+    let (name, input): (String, Box<dyn Read>) = if path.as_os_str() == "-" {
+        ("standard input".into(), Box::new(std::io::stdin()))
     } else {
-        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        (path.display().to_string(), Box::new(file))
+    };
+    let mut bytes = Vec::new();
+    input.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        bail!("{name} is larger than the {} MiB of text this command reads", MAX_TEXT_BYTES >> 20);
     }
-    Ok(text)
+    String::from_utf8(bytes)
+        .map_err(|e| anyhow::anyhow!("{name}: byte {} is not UTF-8 text", e.utf8_error().valid_up_to() + 1))
 }
 
 /// Writes `path` through a temporary file in the same folder, renamed into place only once

@@ -78,6 +78,9 @@ pub struct Database {
     entries: HashMap<String, Entry>,
 }
 
+/// The largest database file read: 1 GiB.
+pub const MAX_BYTES: u64 = 1 << 30;
+
 impl Database {
     /// An empty database for `game`.
     pub fn new(game: impl Into<String>, model: Model) -> Self {
@@ -132,11 +135,23 @@ impl Database {
     }
 
     /// Reads a file written by [`Database::write_to`], checking its structure and checksum.
-    pub fn read_from(mut input: impl Read) -> Result<Self, DatabaseError> {
+    pub fn read_from(input: impl Read) -> Result<Self, DatabaseError> {
+        // The signature first, so that a file of another kind is refused before it is read whole,
+        // then at most MAX_BYTES.
         let mut bytes = Vec::new();
-        input.read_to_end(&mut bytes)?;
-        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+        let mut input = input.take(MAX_BYTES + 1);
+        (&mut input).take(4).read_to_end(&mut bytes)?;
+        if bytes.len() < 4 || &bytes[..4] != MAGIC {
             return Err(DatabaseError::Corrupt("it does not start with the GGDB signature".into()));
+        }
+        input.read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(DatabaseError::Corrupt(format!(
+                "it is larger than the {MAX_BYTES} bytes a database may have"
+            )));
+        }
+        if bytes.len() < 8 {
+            return Err(DatabaseError::Corrupt("it is too short to hold a database".into()));
         }
         let (body, trailer) = bytes.split_at(bytes.len() - 4);
         let stored = u32::from_le_bytes(trailer.try_into().expect("4 bytes"));
