@@ -456,7 +456,21 @@ fn oware_build_resumes_after_a_kill_with_identical_files() {
     flipped[1000] ^= 1;
     std::fs::write(&last, &flipped).unwrap();
     let err = fails(&["verify", "oware", "--db", path], "");
-    assert!(err.contains("SHA-256") && err.contains("scores.12"), "{err}");
+    assert!(err.contains("scores.12") && (err.contains("SHA-256") || err.contains("holds")), "{err}");
+    // A resumed build checks what it keeps: the damaged file is built again.
+    let rebuilt = json(&["build", "oware", "--stones", "12", "--db", path, "--json"]);
+    assert_eq!(rebuilt["built"], serde_json::json!([12]));
+    assert_eq!(score_files(dir.path()), score_files(reference.path()));
+
+    // Bytes no position can hold (0x80 is -128) are refused on reading, not served or summed.
+    std::fs::write(&last, vec![0x80u8; bytes.len()]).unwrap();
+    let err = fails(&["stats", "oware", "--db", path], "");
+    assert!(err.contains("scores.12") && err.contains("holds -128"), "{err}");
+    let err = fails(&["solve", "oware", "--db", path], "");
+    assert!(err.contains("holds -128"), "{err}");
+    let rebuilt = json(&["build", "oware", "--stones", "12", "--db", path, "--json"]);
+    assert_eq!(rebuilt["built"], serde_json::json!([12]));
+    assert_eq!(score_files(dir.path()), score_files(reference.path()));
 }
 
 #[test]
@@ -599,6 +613,14 @@ fn hostile_inputs_get_errors_or_right_answers_not_panics() {
     let out = run(&["graph", "-"], &format!("{name} -> B\n"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8(out.stdout).unwrap().contains(&format!("{name}  win")));
+    // Text inputs are bounded, and a file that is not a database is refused from its first bytes.
+    let err = fails(&["solve", "tictactoe", "--db", "/dev/zero"], "");
+    assert!(err.contains("GGDB signature"), "{err}");
+    // A byte order mark is not part of a name; a control character in one is refused.
+    let out = run(&["graph", "-"], "\u{feff}A -> B\n");
+    assert!(String::from_utf8(out.stdout).unwrap().lines().nth(1).unwrap().starts_with("A "));
+    let err = fails(&["graph", "-"], "A -> B\u{0}\n");
+    assert!(err.contains("line 1, column 7") && err.contains("control character"), "{err}");
     // An edge list's ids bound its memory: a huge id is named, not allocated.
     let err = fails(&["graph", "-", "--format", "edges"], "0 1\n0 4294967294\n");
     assert!(err.contains("line 2, column 3") && err.contains("too large"), "{err}");

@@ -49,6 +49,18 @@ pub enum DatabaseError {
         /// The rules asked for.
         wanted: Rules,
     },
+    /// A score file holds a value no position of its stone count can have.
+    #[error("{path}: byte {index} holds {value}, not a value of {stones} stones (-{stones} to {stones}): the file is damaged")]
+    OutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// Its stone count.
+        stones: usize,
+        /// The first offending byte, from 0.
+        index: u64,
+        /// Its value.
+        value: i8,
+    },
     /// A score file does not have the size its stone count gives.
     #[error("{path}: {actual} bytes, expected {expected} (one per position with {stones} stones)")]
     WrongSize {
@@ -204,10 +216,12 @@ pub fn build(
         None => Manifest { format: FORMAT.into(), rules: rules.name().into(), layers: Vec::new() },
     };
     let mut maps = Vec::new();
+    // A kept file must be the one the manifest lists: a damaged one is built again, with all
+    // that follow it.
     for layer in &manifest.layers {
         match map_layer(dir, layer.stones, &ranking) {
-            Ok(map) => maps.push(map),
-            Err(DatabaseError::WrongSize { .. }) => break,
+            Ok(map) if sha256_hex(&map) == layer.sha256 => maps.push(map),
+            Ok(_) | Err(DatabaseError::WrongSize { .. } | DatabaseError::OutOfRange { .. }) => break,
             Err(DatabaseError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => break,
             Err(e) => return Err(e),
         }
@@ -257,6 +271,18 @@ fn map_layer(dir: &Path, n: usize, ranking: &Ranking) -> Result<Mmap, DatabaseEr
     // under a temporary name and renamed, so a concurrent build replaces the directory entry and
     // leaves the mapped inode intact.
     let map = unsafe { Mmap::map(&file) }.map_err(io_error(&path))?;
+    // A value beyond the stones on the board can only be damage: refuse it here rather than
+    // serve or sum it.
+    let limit = n as i8;
+    let bad = map.par_iter().position_first(|&b| !(-limit..=limit).contains(&(b as i8)));
+    if let Some(index) = bad {
+        return Err(DatabaseError::OutOfRange {
+            path,
+            stones: n,
+            index: index as u64,
+            value: map[index] as i8,
+        });
+    }
     Ok(map)
 }
 
