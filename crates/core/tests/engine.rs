@@ -241,3 +241,63 @@ proptest! {
         }
     }
 }
+
+/// A binary tree 40 plies deep whose move ordering is slow (a millisecond), as a game's own
+/// ordering searches can be, counting how often it is asked.
+struct SlowOrdering {
+    orderings: std::sync::atomic::AtomicU64,
+}
+
+impl Game for SlowOrdering {
+    type Position = (u32, u64);
+    type Move = u8;
+    fn start(&self) -> (u32, u64) {
+        (0, 1)
+    }
+    fn moves(&self, p: &(u32, u64), m: &mut Vec<u8>) {
+        if p.0 < 40 {
+            m.extend([0, 1]);
+        }
+    }
+    fn play(&self, p: &(u32, u64), m: u8) -> (u32, u64) {
+        (p.0 + 1, p.1 * 2 + u64::from(m))
+    }
+    fn final_loss(&self, p: &(u32, u64)) -> Stake {
+        (p.1 % 3) as Stake - 1
+    }
+}
+
+impl Evaluate for SlowOrdering {
+    fn evaluate(&self, _p: &(u32, u64)) -> i32 {
+        0
+    }
+    fn order_moves(&self, _p: &(u32, u64), _m: &mut [u8], _depth: u32) {
+        self.orderings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+impl ExactHints for SlowOrdering {}
+
+impl PositionKey for SlowOrdering {
+    fn key(&self, p: &(u32, u64)) -> u64 {
+        p.1
+    }
+}
+
+/// A search stops soon after its time even when single nodes are slow: the deadline raises a
+/// flag that every node reads, where the clock is read only every 1,024 nodes (which here would
+/// take at least a second). Counted in slow calls, not timed, so that a loaded machine cannot
+/// make it fail: 20 ms of time allow about 20 calls; fewer than 500 are accepted.
+#[test]
+fn a_search_stops_at_its_time_even_when_nodes_are_slow() {
+    for threads in [1, 2] {
+        let game = SlowOrdering { orderings: 0.into() };
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, threads, ..EngineSettings::default() });
+        let limits = Limits { time: Some(std::time::Duration::from_millis(20)), ..Limits::default() };
+        let r = engine.solve(&game.start(), limits);
+        assert!(!r.complete);
+        let calls = game.orderings.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(calls < 500, "{calls} slow calls after the deadline, {threads} threads");
+    }
+}

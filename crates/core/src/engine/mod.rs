@@ -27,8 +27,8 @@ mod split;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::game::{ExactHints, Game, PositionKey};
 use crate::score::{Score, MAX_SCORE};
@@ -37,6 +37,37 @@ use crate::tt::TranspositionTable;
 pub use crate::score::UNLIMITED;
 pub use settings::{EngineSettings, Limits, Report, SearchStats};
 use worker::{Buffers, RootResult, Worker};
+
+/// Runs `work` with a watchdog that raises `stop` once `time` has passed since `started`, so that
+/// a search ends within its time even where single nodes are slow (a game's own ordering
+/// searches, say): workers read the flag at every node, the clock only every 1,024 nodes.
+fn with_deadline<T>(
+    stop: &AtomicBool,
+    started: Instant,
+    time: Option<Duration>,
+    work: impl FnOnce() -> T,
+) -> T {
+    let Some(time) = time else { return work() };
+    let done = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let (lock, wake) = &done;
+            let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !*finished {
+                let left = (started + time).saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    stop.store(true, Relaxed);
+                    return;
+                }
+                finished = wake.wait_timeout(finished, left).unwrap_or_else(|e| e.into_inner()).0;
+            }
+        });
+        let result = work();
+        *done.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        done.1.notify_one();
+        result
+    })
+}
 
 /// Nodes a search with several threads first tries on the calling thread alone.
 const QUICK_NODES: u64 = 20_000;
@@ -104,17 +135,19 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         let started = Instant::now();
         let stop = AtomicBool::new(false);
         let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
-        let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
-            Ok(report) => return report,
-            Err(stats) => stats,
-        };
-        pool.install(|| {
-            let mut main = Worker::new(self, &stop, limits, started, 0);
-            main.split = true;
-            let result = drive(&mut main);
-            let mut stats = main.stats;
-            stats.add(&quick_stats);
-            self.report(pos, result, stats, started)
+        with_deadline(&stop, started, limits.time, || {
+            let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
+                Ok(report) => return report,
+                Err(stats) => stats,
+            };
+            pool.install(|| {
+                let mut main = Worker::new(self, &stop, limits, started, 0);
+                main.split = true;
+                let result = drive(&mut main);
+                let mut stats = main.stats;
+                stats.add(&quick_stats);
+                self.report(pos, result, stats, started)
+            })
         })
     }
 
@@ -189,10 +222,22 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
     ) -> Report<G::Move> {
         let started = Instant::now();
         let stop = AtomicBool::new(false);
+        with_deadline(&stop, started, limits.time, || self.run_until(pos, limits, started, &stop, drive))
+    }
+
+    /// [`Engine::run`] once the stop flag and the clock are set up.
+    fn run_until(
+        &self,
+        pos: &G::Position,
+        limits: Limits,
+        started: Instant,
+        stop: &AtomicBool,
+        drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
+    ) -> Report<G::Move> {
         let helpers = self.settings.threads.max(1) - 1;
         let mut quick_stats = SearchStats::default();
         if helpers > 0 {
-            match self.try_alone(pos, limits, QUICK_NODES, started, &stop, &drive) {
+            match self.try_alone(pos, limits, QUICK_NODES, started, stop, &drive) {
                 Ok(report) => return report,
                 Err(stats) => quick_stats = stats,
             }
@@ -200,7 +245,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         let (result, mut stats) = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..=helpers)
                 .map(|id| {
-                    let (stop, drive) = (&stop, &drive);
+                    let (stop, drive) = (stop, &drive);
                     scope.spawn(move || {
                         let mut w = Worker::new(self, stop, Limits::default(), started, id);
                         drive(&mut w);
@@ -208,7 +253,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
                     })
                 })
                 .collect();
-            let mut main = Worker::new(self, &stop, limits, started, 0);
+            let mut main = Worker::new(self, stop, limits, started, 0);
             let result = drive(&mut main);
             stop.store(true, Relaxed);
             let mut stats = main.stats;

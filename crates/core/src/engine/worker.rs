@@ -167,8 +167,14 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         }
     }
 
-    /// Whether to abandon the search: checked every [`CHECK_EVERY`] nodes.
+    /// Whether to abandon the search: the stop flag at every node, the limits and the splits
+    /// above every [`CHECK_EVERY`] nodes.
     pub(super) fn check_stop(&mut self) -> bool {
+        // The stop flag at every node (the deadline's watchdog raises it, and a node can be slow);
+        // the clock and the node limit every CHECK_EVERY nodes.
+        if self.stop.load(Relaxed) && (self.may_stop || self.id != 0) {
+            self.aborted = true;
+        }
         // Nodes counted by the game's own solver make the counter jump: compare, not divide.
         if self.stats.nodes >= self.next_check {
             self.next_check = self.stats.nodes + CHECK_EVERY;
