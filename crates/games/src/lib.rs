@@ -56,6 +56,16 @@ pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sy
     }
 }
 
+/// `text` as an error message quotes it: whole when short, else its start and its length, so that
+/// a 60 KB input does not come back as a 60 KB message.
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 80;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}... ({} characters)", &text[..end], text.chars().count()),
+    }
+}
+
 /// Leaves of the game tree `depth` moves below `pos`, a finished game counting as one leaf at
 /// every deeper depth, through the [`gamegraph::Game`] trait alone.
 pub fn perft<G: gamegraph::Game + ?Sized>(game: &G, pos: &G::Position, depth: u32) -> u64 {

@@ -18,11 +18,13 @@ use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::Model;
 use gamegraph_games::analysis::{AnalysisError, Analyzer, Budget};
-use gamegraph_games::{visit, BuiltinGame, DatabaseKind, GameError, GameOptions, GameVisitor};
+use gamegraph_games::{
+    excerpt, visit, BuiltinGame, DatabaseKind, GameError, GameOptions, GameVisitor, Solver,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::AppState;
+use crate::{AppState, Lane};
 
 /// Longest search a request may ask for.
 pub const MAX_TIME: Duration = Duration::from_secs(10);
@@ -32,8 +34,12 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 pub const MAX_DEPTH: u32 = 64;
 /// Most leaves in a tree searched with its full trace.
 pub const MAX_TREE_LEAVES: usize = 20_000;
-/// Most positions explored for one analysis by retrograde analysis.
-pub const MAX_POSITIONS: usize = 2_000_000;
+/// Deepest tree searched with its full trace: each step names the path to its node, so with the
+/// leaves this bounds the answer (a 40 KB chain answered 88 MB).
+pub const MAX_TREE_DEPTH: u32 = 64;
+/// Most positions explored for one analysis by retrograde analysis (tic-tac-toe has 5,478; Nim
+/// 30,30,30 about 30,000): larger games get a 400 rather than a minute of one core.
+pub const MAX_POSITIONS: usize = 200_000;
 /// The transposition table of one analysis, in MiB.
 pub const SEARCH_TABLE_MIB: usize = 16;
 
@@ -49,9 +55,17 @@ impl ApiError {
     }
 }
 
+/// Seconds a client is asked to wait before retrying a request refused because the server is busy.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let body = Json(json!({ "error": self.message }));
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            let retry = [(axum::http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string())];
+            return (self.status, retry, body).into_response();
+        }
+        (self.status, body).into_response()
     }
 }
 
@@ -72,19 +86,42 @@ fn parameters<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError>
     query.map(|Query(q)| q).map_err(|e| ApiError { status: e.status(), message: e.body_text() })
 }
 
+/// A request with a method the path does not take: 405 with the usual JSON error.
+pub async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("{} does not take {method} requests", uri.path()),
+    }
+}
+
 pub async fn not_found(uri: Uri) -> ApiError {
     ApiError { status: StatusCode::NOT_FOUND, message: format!("no such page or endpoint: {}", uri.path()) }
 }
 
-/// Runs blocking work on a blocking thread, once one of the search slots is free.
+/// Runs blocking work on a blocking thread once a slot of `lane` is free; when too many requests
+/// wait already, answers 503 (with `Retry-After`) at once instead of queueing without bound.
 async fn blocking<T: Send + 'static>(
-    state: &AppState,
+    lane: &Lane,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _permit = state.searches.acquire().await.map_err(|_| ApiError {
+    use std::sync::atomic::Ordering::SeqCst;
+    let busy = || ApiError {
         status: StatusCode::SERVICE_UNAVAILABLE,
-        message: "the server is shutting down".into(),
-    })?;
+        message: "the server is busy: try again in a moment".into(),
+    };
+    let permit = match lane.slots.try_acquire() {
+        Ok(permit) => permit,
+        Err(_) => {
+            if lane.waiting.fetch_add(1, SeqCst) >= lane.queue {
+                lane.waiting.fetch_sub(1, SeqCst);
+                return Err(busy());
+            }
+            let permit = lane.slots.acquire().await;
+            lane.waiting.fetch_sub(1, SeqCst);
+            permit.map_err(|_| busy())?
+        }
+    };
+    let _permit = permit;
     tokio::task::spawn_blocking(work).await.map_err(|e| ApiError {
         status: StatusCode::INTERNAL_SERVER_ERROR,
         message: format!("the work failed: {e}"),
@@ -109,9 +146,9 @@ impl GameVisitor for Analyze {
     fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
         let pos = match &self.position {
             None => game.start(),
-            Some(text) => game
-                .parse_position(text)
-                .map_err(|e| ApiError::bad(format!("bad {} position '{text}': {e}", game.name())))?,
+            Some(text) => game.parse_position(text).map_err(|e| {
+                ApiError::bad(format!("bad {} position '{}': {e}", game.name(), excerpt(text)))
+            })?,
         };
         let settings = EngineSettings { tt_mib: SEARCH_TABLE_MIB, threads: 1, ..EngineSettings::default() };
         let analysis = Analyzer::new(&game, self.budget, settings).analyze(&pos).map_err(|e| match e {
@@ -162,7 +199,8 @@ pub async fn analyze(
     }
     let budget = Budget { time: Some(time), depth, positions: MAX_POSITIONS, weak: false };
     let work = Analyze { position: query.get("position").cloned(), budget };
-    let result = blocking(&state, move || visit(&game, &options, work)).await?;
+    let lane = if entry.solver == Solver::Retrograde { &state.cheap } else { &state.searches };
+    let result = blocking(lane, move || visit(&game, &options, work)).await?;
     Ok(Json(result??))
 }
 
@@ -198,7 +236,14 @@ pub async fn tree(
             tree.leaf_count()
         )));
     }
-    let report = blocking(&state, move || {
+    // Every step and node names its path from the root: depth bounds the answer's size.
+    let depth = tree.nodes().iter().map(|n| n.depth).max().unwrap_or(0);
+    if depth > MAX_TREE_DEPTH {
+        return Err(ApiError::bad(format!(
+            "the tree is {depth} levels deep; the page traces at most {MAX_TREE_DEPTH}"
+        )));
+    }
+    let report = blocking(&state.cheap, move || {
         let analysis = tree.analyze(algo, order);
         TreeReport::new(&tree, &analysis, true, true)
     })
@@ -254,7 +299,7 @@ pub async fn graph(
     let body = body.map_err(|e| ApiError { status: e.status(), message: e.body_text() })?;
     let model: Model = query.model.as_deref().unwrap_or("stakes").parse().map_err(ApiError::bad)?;
     let named = parse_text(&body).map_err(|e| ApiError::bad(format!("bad graph: {e}")))?;
-    let report = blocking(&state, move || {
+    let report = blocking(&state.cheap, move || {
         let solution = solve_graph(&named.graph, model);
         GraphReport::new(&named, &solution, true)
     })

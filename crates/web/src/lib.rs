@@ -26,27 +26,67 @@ use tokio::sync::Semaphore;
 /// Largest request body accepted (a graph), in bytes.
 pub const MAX_BODY: usize = 1 << 20;
 
-/// Searches that may run at the same time; later requests wait for a slot.
-pub const CONCURRENT_SEARCHES: usize = 4;
+/// Searches that may run at the same time.
+pub const CONCURRENT_SEARCHES: usize = 2;
+
+/// Cheap requests (solved games, trees, graphs) that may run at the same time, apart from the
+/// searches, so that they never wait behind one.
+pub const CONCURRENT_CHEAP: usize = 4;
+
+/// Requests that may wait for a slot in each lane; beyond, the answer is 503 with `Retry-After`.
+pub const QUEUE: usize = 8;
 
 /// What the server needs to answer requests.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// A directory of Oware score files, for exact Oware values.
     pub database: Option<PathBuf>,
+    /// Searches that may run at once ([`CONCURRENT_SEARCHES`] by default).
+    pub searches: usize,
+    /// Cheap requests that may run at once ([`CONCURRENT_CHEAP`] by default).
+    pub cheap: usize,
+    /// Requests that may wait in each lane ([`QUEUE`] by default).
+    pub queue: usize,
+}
+
+impl ServerConfig {
+    /// The default limits, with Oware values from `database` if given.
+    pub fn new(database: Option<PathBuf>) -> Self {
+        Self { database, searches: CONCURRENT_SEARCHES, cheap: CONCURRENT_CHEAP, queue: QUEUE }
+    }
+}
+
+/// Slots for one kind of work, and how many requests wait for one.
+#[derive(Debug)]
+struct Lane {
+    slots: Semaphore,
+    waiting: std::sync::atomic::AtomicUsize,
+    queue: usize,
+}
+
+impl Lane {
+    fn new(slots: usize, queue: usize) -> Arc<Self> {
+        Arc::new(Self { slots: Semaphore::new(slots.max(1)), waiting: 0.into(), queue })
+    }
 }
 
 /// State shared by the handlers.
 #[derive(Debug, Clone)]
 struct AppState {
     config: Arc<ServerConfig>,
-    searches: Arc<Semaphore>,
+    /// Analyses that search (Connect 4, Othello, Oware beyond its database).
+    searches: Arc<Lane>,
+    /// Everything else that takes work: solved games, trees, graphs.
+    cheap: Arc<Lane>,
 }
 
 /// The application: the page's files and the JSON API.
 pub fn router(config: ServerConfig) -> Router {
-    let state =
-        AppState { config: Arc::new(config), searches: Arc::new(Semaphore::new(CONCURRENT_SEARCHES)) };
+    let state = AppState {
+        searches: Lane::new(config.searches, config.queue),
+        cheap: Lane::new(config.cheap, config.queue),
+        config: Arc::new(config),
+    };
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", include_str!("../assets/index.html"))))
         .route("/app.js", get(|| asset("text/javascript; charset=utf-8", include_str!("../assets/app.js"))))
@@ -57,6 +97,7 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/api/graph", post(api::graph))
         .route("/api/{game}/analyze", get(api::analyze))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

@@ -131,7 +131,7 @@ fn bad_requests_get_clear_errors() {
         ("GET", "/api/connect4/analyze?position=4445", String::new(), "", 200, ""),
         ("GET", "/api/connect4/analyze?position=44444444", String::new(), "", 400, "full"),
         ("GET", "/api/connect4/analyze?width=100", String::new(), "", 400, "64"),
-        ("GET", "/api/tictactoe/analyze?rules=vu", String::new(), "", 400, "--rules"),
+        ("GET", "/api/tictactoe/analyze?rules=vu", String::new(), "", 400, "no option 'rules'"),
         ("GET", "/api/oware/analyze?rules=fifa", String::new(), "", 400, "fifa"),
         ("GET", "/api/tictactoe/analyze?time=100", String::new(), "", 400, "time"),
         ("GET", "/api/tictactoe/analyze?depth=0", String::new(), "", 400, "depth"),
@@ -180,4 +180,70 @@ fn many_requests_at_once_are_all_served() {
     for (i, a) in answers.iter().enumerate() {
         assert_eq!(*a, [7, 6, 9][i % 3], "request {i}");
     }
+}
+
+/// The status line and headers (lower case) of `GET path`, and its body.
+fn get_with_headers(addr: std::net::SocketAddr, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (head.to_ascii_lowercase(), body.to_string())
+}
+
+/// Searches wait in a bounded queue: beyond it the answer is 503 with Retry-After at once, and a
+/// cheap request (a solved game) is answered while the searches still run.
+#[test]
+fn a_full_queue_answers_503_and_cheap_requests_do_not_wait() {
+    let mut config = gamegraph_web::ServerConfig::new(None);
+    (config.searches, config.queue) = (1, 1);
+    let addr = common::start_server_with(config);
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Four searches of 3 s at once: one runs, one waits, two are refused.
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            let finished = finished.clone();
+            std::thread::spawn(move || {
+                let answer = get_with_headers(addr, "/api/connect4/analyze?time=3");
+                if answer.0.starts_with("http/1.1 200") {
+                    finished.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                answer
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (head, _) = get_with_headers(addr, "/api/tictactoe/analyze");
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(
+        !finished.load(std::sync::atomic::Ordering::SeqCst),
+        "the tic-tac-toe answer waited for a search"
+    );
+    let answers: Vec<(String, String)> = slow.into_iter().map(|h| h.join().unwrap()).collect();
+    let refused: Vec<_> = answers.iter().filter(|(head, _)| head.starts_with("http/1.1 503")).collect();
+    assert_eq!(refused.len(), 2, "{answers:?}");
+    for (head, body) in refused {
+        assert!(head.contains("retry-after: 1"), "{head}");
+        assert!(body.contains("busy"), "{body}");
+    }
+    assert_eq!(answers.iter().filter(|(head, _)| head.starts_with("http/1.1 200")).count(), 2);
+}
+
+#[test]
+fn deep_trees_and_large_solved_games_are_refused_with_400() {
+    let addr = start_server(None);
+    // A wrong method gets the usual JSON error, not an empty body.
+    let (status, body) = json(addr, "POST", "/api/games", "");
+    assert_eq!(status, 405, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("POST"), "{body}");
+    let chain = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+    let (status, body) = json(addr, "GET", &format!("/api/tree?tree={}", encode(&chain)), "");
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("levels deep"), "{body}");
+    let (status, body) =
+        json(addr, "GET", &format!("/api/nim/analyze?position={}", encode("100,100,100")), "");
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("positions"), "{body}");
 }

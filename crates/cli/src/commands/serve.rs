@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on.
+    /// Address or host name to listen on (localhost, 127.0.0.1, 0.0.0.0 for every interface).
     #[arg(long, default_value = "127.0.0.1")]
-    pub host: std::net::IpAddr,
+    pub host: String,
     /// Port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -20,8 +20,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         // Refuse a bad database now rather than on the first Oware request.
         gamegraph_games::oware::Database::open(dir)?;
     }
-    let config = gamegraph_web::ServerConfig { database: args.db.clone() };
-    let addr = std::net::SocketAddr::new(args.host, args.port);
+    let config = gamegraph_web::ServerConfig::new(args.db.clone());
+    // A name (localhost) or an address; the first address it resolves to.
+    let addr = std::net::ToSocketAddrs::to_socket_addrs(&(args.host.as_str(), args.port))
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .ok_or_else(|| {
+            anyhow::anyhow!("--host {}: not an address or a name this machine resolves", args.host)
+        })?;
     gamegraph_web::serve(addr, config, |bound| {
         println!("gamegraph: serving http://{bound}/ (Ctrl-C to stop)");
     })

@@ -10,9 +10,13 @@ use serde_json::Value;
 
 /// Starts the server on a free port of 127.0.0.1 in a background thread; returns its address.
 pub fn start_server(database: Option<PathBuf>) -> SocketAddr {
+    start_server_with(gamegraph_web::ServerConfig::new(database))
+}
+
+/// [`start_server`] with the given limits.
+pub fn start_server_with(config: gamegraph_web::ServerConfig) -> SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let config = gamegraph_web::ServerConfig { database };
         gamegraph_web::serve("127.0.0.1:0".parse().unwrap(), config, |addr| tx.send(addr).unwrap()).unwrap();
     });
     rx.recv().expect("the server starts")
