@@ -145,7 +145,8 @@ pub fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G:
         Some(text) => {
             let text = if text == "-" { read_text(Path::new("-"))? } else { text.to_string() };
             let text = text.trim();
-            game.parse_position(text).with_context(|| format!("bad {} position '{text}'", game.name()))
+            game.parse_position(text)
+                .with_context(|| format!("bad {} position '{}'", game.name(), gamegraph_games::excerpt(text)))
         }
     }
 }

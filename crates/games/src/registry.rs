@@ -113,21 +113,26 @@ impl GameEntry {
     pub fn check(&self, options: &GameOptions) -> Result<(), GameError> {
         for (name, value) in &options.values {
             let Some(option) = self.option(name) else {
-                return Err(GameError::BadOptions(format!("{} has no --{name} option", self.name)));
+                let known: Vec<&str> = self.options.iter().map(|(n, _)| *n).collect();
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                return Err(GameError::BadOptions(format!(
+                    "{} has no option '{name}' (its options: {known})",
+                    self.name
+                )));
             };
             match option.kind {
                 OptionKind::Integer { min, max } => match value.parse::<u32>() {
                     Ok(v) if (min..=max).contains(&v) => {}
                     _ => {
                         return Err(GameError::BadOptions(format!(
-                            "--{name} {value}: give a whole number from {min} to {max}"
+                            "option '{name}' = {value}: give a whole number from {min} to {max}"
                         )))
                     }
                 },
                 OptionKind::Choice { choices } => {
                     if !choices.iter().any(|c| c.eq_ignore_ascii_case(value)) {
                         return Err(GameError::BadOptions(format!(
-                            "--{name} '{value}': unknown (expected {})",
+                            "option '{name}' = '{value}': unknown (expected {})",
                             choices.join(" or ")
                         )));
                     }

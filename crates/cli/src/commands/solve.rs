@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use gamegraph::database::Database;
 use gamegraph::Outcome;
 use gamegraph_games::analysis::{Analysis, Analyzer, Budget, Value};
-use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
+use gamegraph_games::{excerpt, BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
@@ -139,7 +139,7 @@ fn searched<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
                 continue;
             }
             let pos = game.parse_position(text).with_context(|| {
-                format!("standard input line {}: bad {} position '{text}'", n + 1, game.name())
+                format!("standard input line {}: bad {} position '{}'", n + 1, game.name(), excerpt(text))
             })?;
             solve_one(game, &mut analyzer, text, &pos, args)?;
         }

@@ -24,7 +24,7 @@ use super::{Pits, Ranking, MAX_STONES};
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
