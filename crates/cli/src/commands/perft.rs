@@ -30,7 +30,7 @@ impl GameVisitor for Perft<'_> {
         let args = self.0;
         let pos = position_or_start(&game, args.position.as_deref())?;
         let started = std::time::Instant::now();
-        let count = game.perft(&pos, args.depth);
+        let count = counted_with_progress(&game, &pos, args.depth);
         let seconds = started.elapsed().as_secs_f64();
         eprintln!(
             "perft {} of {}: {count} leaves in {seconds:.3} s ({:.1} M leaves/s)",
@@ -41,4 +41,39 @@ impl GameVisitor for Perft<'_> {
         say!("{count}");
         Ok(())
     }
+}
+
+/// The perft count of `pos`, split into the subtrees two plies down so that a long count shows
+/// its progress (a bar on standard error, drawn only on a terminal).
+fn counted_with_progress<G: BuiltinGame>(game: &G, pos: &G::Position, depth: u32) -> u64 {
+    let mut units = vec![(pos.clone(), depth)];
+    for _ in 0..2 {
+        units = units
+            .into_iter()
+            .flat_map(|(p, d)| {
+                let mut moves = Vec::new();
+                game.moves(&p, &mut moves);
+                if d < 2 || moves.is_empty() {
+                    return vec![(p, d)];
+                }
+                moves.into_iter().map(|mv| (game.play(&p, mv), d - 1)).collect()
+            })
+            .collect();
+    }
+    let bar = indicatif::ProgressBar::new(units.len() as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("perft {bar:30} {pos}/{len} subtrees, {elapsed} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    let count = units
+        .iter()
+        .map(|(p, d)| {
+            let n = game.perft(p, *d);
+            bar.inc(1);
+            n
+        })
+        .sum();
+    bar.finish_and_clear();
+    count
 }
