@@ -691,3 +691,75 @@ fn a_database_is_written_to_regular_files_only_through_links() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 4, "{left:?}");
 }
+
+/// A tmpfs of `kib` KiB mounted on a fresh directory, unmounted on drop; `None` where this user
+/// cannot mount (the test command runs as root, as CI does).
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn new(kib: u32) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().ok()?;
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", dir.path().to_str()?])
+            .stderr(Stdio::null())
+            .status()
+            .ok()?
+            .success();
+        mounted.then_some(SmallDisk { dir })
+    }
+
+    fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+/// A disk that fills up during a build: the error says so, the previous file stays whole, no
+/// temporary file is left, and an Oware build resumes once there is room.
+#[test]
+fn a_full_disk_leaves_the_previous_files_intact() {
+    let Some(disk) = SmallDisk::new(64) else {
+        eprintln!("skipped: cannot mount a tmpfs here (run as root, as CI does)");
+        return;
+    };
+    let db = disk.path().join("game.db");
+    let db_path = db.to_str().unwrap();
+    json(&["build", "nim", "--from", "1,1", "--out", db_path, "--json"]);
+    let before = std::fs::read(&db).unwrap();
+    let err = fails(&["build", "tictactoe", "--out", db_path], "");
+    assert!(err.contains("No space left"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    let left: Vec<_> = std::fs::read_dir(disk.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["game.db"]);
+    json(&["solve", "nim", "1,1", "--db", db_path, "--json"]);
+
+    // Oware: the stone counts that fit are kept; with room, the build resumes and ends as one
+    // built on a large disk does.
+    let full = SmallDisk::new(160).unwrap();
+    let dir = full.path().join("awari");
+    // (Each finished stone count is reported on stderr, then the error.)
+    let out = run(&["build", "oware", "--stones", "9", "--db", dir.to_str().unwrap()], "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && !stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.trim_end().lines().last().unwrap().contains("No space left"), "{stderr}");
+    let kept = score_files(&dir).iter().filter(|(name, _)| name.starts_with("scores.")).count();
+    assert!(kept > 0 && kept < 10, "{kept} stone counts kept");
+    let roomy = tempfile::tempdir().unwrap();
+    let moved = roomy.path().join("awari");
+    std::fs::create_dir(&moved).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), moved.join(entry.file_name())).unwrap();
+    }
+    let resumed = json(&["build", "oware", "--stones", "9", "--db", moved.to_str().unwrap(), "--json"]);
+    assert_eq!(resumed["resumed"].as_u64(), Some(kept as u64));
+    let reference = oware_database(9);
+    assert_eq!(score_files(&moved), score_files(reference.path()));
+}
