@@ -299,5 +299,55 @@ fn a_search_stops_at_its_time_even_when_nodes_are_slow() {
         assert!(!r.complete);
         let calls = game.orderings.load(std::sync::atomic::Ordering::Relaxed);
         assert!(calls < 500, "{calls} slow calls after the deadline, {threads} threads");
+        // Iterative deepening too; a helper stopped before its first iteration ends quietly.
+        let r = engine.search(&game.start(), limits);
+        assert!(r.depth >= 1 && r.best.is_some(), "{r:?}");
     }
+}
+
+/// Game code that searches on its own inside a node can ask whether the search is over.
+#[test]
+fn hooks_see_the_stop_flag_of_their_search() {
+    struct Asking(std::sync::atomic::AtomicBool);
+    impl Game for Asking {
+        type Position = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn moves(&self, p: &u32, m: &mut Vec<u32>) {
+            if *p < 30 {
+                m.extend([p * 2 + 1, p * 2 + 2].map(|c| c.min(30)));
+            }
+        }
+        fn play(&self, _p: &u32, m: u32) -> u32 {
+            m
+        }
+    }
+    impl Evaluate for Asking {
+        fn evaluate(&self, _p: &u32) -> i32 {
+            0
+        }
+        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32) {
+            // Spins until the search it serves is told to stop: only the flag ends it.
+            while !gamegraph::engine::stop_requested() {
+                std::thread::yield_now();
+            }
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    impl ExactHints for Asking {}
+    impl PositionKey for Asking {
+        fn key(&self, p: &u32) -> u64 {
+            u64::from(*p)
+        }
+    }
+    assert!(!gamegraph::engine::stop_requested(), "no search runs here");
+    let game = Asking(false.into());
+    let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+    let r =
+        engine.solve(&0, Limits { time: Some(std::time::Duration::from_millis(10)), ..Limits::default() });
+    assert!(!r.complete);
+    assert!(game.0.load(std::sync::atomic::Ordering::Relaxed));
+    assert!(!gamegraph::engine::stop_requested(), "the flag is the search's, not the thread's");
 }

@@ -46,7 +46,19 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 break;
             }
         }
-        let mut outcome = done.expect("the first iteration always completes");
+        let Some(mut outcome) = done else {
+            // The main thread's first iteration ignores the limits, so only a helper gets here:
+            // stopped (its time is up, or the main thread is done) before finishing one
+            // iteration. Its result is not used.
+            debug_assert!(self.id != 0, "the main thread's first iteration always completes");
+            return RootResult {
+                value: 0,
+                bounds: (-INFINITY, INFINITY),
+                best: None,
+                depth: 0,
+                complete: false,
+            };
+        };
         outcome.complete =
             !self.aborted || outcome.depth == UNLIMITED || Some(outcome.depth) == self.limits.depth;
         outcome

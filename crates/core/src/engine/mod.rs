@@ -27,7 +27,7 @@ mod split;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::game::{ExactHints, Game, PositionKey};
@@ -42,7 +42,7 @@ use worker::{Buffers, RootResult, Worker};
 /// a search ends within its time even where single nodes are slow (a game's own ordering
 /// searches, say): workers read the flag at every node, the clock only every 1,024 nodes.
 fn with_deadline<T>(
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     started: Instant,
     time: Option<Duration>,
     work: impl FnOnce() -> T,
@@ -67,6 +67,24 @@ fn with_deadline<T>(
         done.1.notify_one();
         result
     })
+}
+
+thread_local! {
+    /// The stop flag of the search that runs on this thread, for [`stop_requested`].
+    static CURRENT_STOP: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether the search running on this thread has been told to stop (its deadline passed, or its
+/// work is no longer needed); false outside a search. For game code that searches on its own
+/// inside one node (ordering searches, estimates), so that it can return at once: the engine
+/// reads the flag between nodes, and would otherwise wait for the hook to finish.
+pub fn stop_requested() -> bool {
+    CURRENT_STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.load(Relaxed)))
+}
+
+/// Makes `stop` the flag [`stop_requested`] reads on this thread; returns the one it replaces.
+fn set_current_stop(stop: Option<Arc<AtomicBool>>) -> Option<Arc<AtomicBool>> {
+    CURRENT_STOP.with(|s| s.replace(stop))
 }
 
 /// Nodes a search with several threads first tries on the calling thread alone.
@@ -133,7 +151,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
             return self.run(pos, limits, |w| w.solve(pos, low, high));
         };
         let started = Instant::now();
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
         with_deadline(&stop, started, limits.time, || {
             let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
@@ -161,7 +179,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         limits: Limits,
         quick: u64,
         started: Instant,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         drive: &impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move>,
     ) -> Result<Report<G::Move>, SearchStats> {
         let quick_limit = quick.min(limits.nodes.unwrap_or(u64::MAX));
@@ -192,7 +210,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
     /// `>= beta` a lower bound, anything between exact. The building block of the drivers, public
     /// for teaching and testing.
     pub fn window(&self, pos: &G::Position, depth: u32, alpha: Score, beta: Score) -> Score {
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         let search = || {
             let mut w = Worker::new(self, &stop, Limits::default(), Instant::now(), 0);
             w.split = self.split_pool().is_some();
@@ -221,7 +239,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
     ) -> Report<G::Move> {
         let started = Instant::now();
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         with_deadline(&stop, started, limits.time, || self.run_until(pos, limits, started, &stop, drive))
     }
 
@@ -231,7 +249,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         pos: &G::Position,
         limits: Limits,
         started: Instant,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
     ) -> Report<G::Move> {
         let helpers = self.settings.threads.max(1) - 1;

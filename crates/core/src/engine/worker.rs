@@ -51,6 +51,7 @@ fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexGuard<'_, Ve
 
 impl<G: Game> Drop for Worker<'_, G> {
     fn drop(&mut self) {
+        super::set_current_stop(self.outer_stop.take());
         let mut spare = lock(self.spare);
         if spare.len() < SPARE_BUFFERS {
             spare.push(std::mem::take(&mut self.buffers));
@@ -75,7 +76,7 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) game: &'e G,
     pub(super) tt: &'e TranspositionTable,
     pub(super) settings: &'e EngineSettings,
-    pub(super) stop: &'e AtomicBool,
+    pub(super) stop: &'e Arc<AtomicBool>,
     pub(super) limits: Limits,
     pub(super) started: Instant,
     /// 0 for the main thread; helpers vary their move order by their id.
@@ -105,6 +106,9 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) next_check: u64,
     /// Whether this worker searches the younger brothers of big nodes in parallel.
     pub(super) split: bool,
+    /// The stop flag [`super::stop_requested`] read on this thread before this worker, put back
+    /// when it is done (workers nest on a thread when a split's task runs where its parent waits).
+    pub(super) outer_stop: Option<Arc<AtomicBool>>,
     /// The flags of the splits above this worker: one is set when a sibling subtree searched in
     /// parallel with this worker's cut off, and the work is no longer needed.
     pub(super) cancel: Option<Arc<Cancel>>,
@@ -116,7 +120,7 @@ const CHECK_EVERY: u64 = 1024;
 impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     pub(super) fn new<'g>(
         engine: &'e Engine<'g, G>,
-        stop: &'e AtomicBool,
+        stop: &'e Arc<AtomicBool>,
         limits: Limits,
         started: Instant,
         id: usize,
@@ -136,7 +140,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// A fresh worker on the engine's game, table and settings.
     pub(super) fn from_parts(
         (game, tt, settings, spare): Parts<'e, G>,
-        stop: &'e AtomicBool,
+        stop: &'e Arc<AtomicBool>,
         limits: Limits,
         started: Instant,
         id: usize,
@@ -146,6 +150,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             tt,
             settings,
             stop,
+            outer_stop: super::set_current_stop(Some(Arc::clone(stop))),
             limits,
             started,
             id,

@@ -73,6 +73,11 @@ pub fn search_from(p: u64, o: u64, indices: &Indices, depth: u32, mut alpha: i32
     if depth == 0 {
         return TRAINED.fine_from(&indices.mover, p, o);
     }
+    // These searches order and estimate inside one node of the engine's: when the engine's
+    // search is told to stop, their value no longer matters (checked where subtrees are big).
+    if depth >= 4 && gamegraph::engine::stop_requested() {
+        return 0;
+    }
     let moves = legal_moves(p, o);
     if moves == 0 {
         if legal_moves(o, p) == 0 {
