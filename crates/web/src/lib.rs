@@ -33,8 +33,12 @@ pub const CONCURRENT_SEARCHES: usize = 2;
 /// searches, so that they never wait behind one.
 pub const CONCURRENT_CHEAP: usize = 4;
 
-/// Requests that may wait for a slot in each lane; beyond, the answer is 503 with `Retry-After`.
-pub const QUEUE: usize = 8;
+/// Searches that may wait for a slot; beyond, the answer is 503 with `Retry-After`.
+pub const SEARCH_QUEUE: usize = 8;
+
+/// Cheap requests that may wait for a slot (they take milliseconds, so more may wait); beyond,
+/// 503 with `Retry-After`.
+pub const CHEAP_QUEUE: usize = 64;
 
 /// What the server needs to answer requests.
 #[derive(Debug, Clone)]
@@ -45,14 +49,22 @@ pub struct ServerConfig {
     pub searches: usize,
     /// Cheap requests that may run at once ([`CONCURRENT_CHEAP`] by default).
     pub cheap: usize,
-    /// Requests that may wait in each lane ([`QUEUE`] by default).
-    pub queue: usize,
+    /// Searches that may wait ([`SEARCH_QUEUE`] by default).
+    pub search_queue: usize,
+    /// Cheap requests that may wait ([`CHEAP_QUEUE`] by default).
+    pub cheap_queue: usize,
 }
 
 impl ServerConfig {
     /// The default limits, with Oware values from `database` if given.
     pub fn new(database: Option<PathBuf>) -> Self {
-        Self { database, searches: CONCURRENT_SEARCHES, cheap: CONCURRENT_CHEAP, queue: QUEUE }
+        Self {
+            database,
+            searches: CONCURRENT_SEARCHES,
+            cheap: CONCURRENT_CHEAP,
+            search_queue: SEARCH_QUEUE,
+            cheap_queue: CHEAP_QUEUE,
+        }
     }
 }
 
@@ -83,8 +95,8 @@ struct AppState {
 /// The application: the page's files and the JSON API.
 pub fn router(config: ServerConfig) -> Router {
     let state = AppState {
-        searches: Lane::new(config.searches, config.queue),
-        cheap: Lane::new(config.cheap, config.queue),
+        searches: Lane::new(config.searches, config.search_queue),
+        cheap: Lane::new(config.cheap, config.cheap_queue),
         config: Arc::new(config),
     };
     Router::new()
