@@ -11,12 +11,16 @@
 //! `solve`, `play` and `search` on the command line and `/api/{game}/analyze` on the web page all
 //! answer through [`Analyzer`], so they cannot disagree.
 
+use std::any::Any;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gamegraph::database::{Database, Entry};
 use gamegraph::engine::{Engine, EngineSettings, Limits, Report, UNLIMITED};
 use gamegraph::explore::TooManyPositions;
-use gamegraph::{ExploredGame, Model, Outcome, Score, Solution};
+use gamegraph::{ExploredGame, Game, Model, Outcome, Score, Solution};
 use serde::Serialize;
 
 use crate::{BoardView, BuiltinGame, Solver};
@@ -169,12 +173,69 @@ pub enum AnalysisError {
     },
 }
 
+/// Everything reachable from some position of a game, solved.
+pub struct SolvedGraph<G: Game> {
+    explored: ExploredGame<G>,
+    solution: Solution,
+}
+
+/// Solved graphs kept across analyses, for front ends that analyse position after position of
+/// the same small games (the web page, request after request): a position that an earlier
+/// exploration reached is answered from it instead of being explored again. Holds at most
+/// `capacity` graphs, dropping the oldest.
+pub struct SolvedCache {
+    graphs: Mutex<VecDeque<(String, Arc<dyn Any + Send + Sync>)>>,
+    capacity: usize,
+    explorations: AtomicUsize,
+}
+
+impl std::fmt::Debug for SolvedCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SolvedCache of {} graphs ({} explorations)", self.graphs().len(), self.explorations())
+    }
+}
+
+impl SolvedCache {
+    /// A cache of at most `capacity` solved graphs.
+    pub fn new(capacity: usize) -> Self {
+        Self { graphs: Mutex::new(VecDeque::new()), capacity, explorations: AtomicUsize::new(0) }
+    }
+
+    /// How many explorations were made through this cache (the misses).
+    pub fn explorations(&self) -> usize {
+        self.explorations.load(Ordering::Relaxed)
+    }
+
+    fn graphs(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Arc<dyn Any + Send + Sync>)>> {
+        self.graphs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A cached graph of `game` that holds `pos`.
+    fn find<G: BuiltinGame>(&self, game: &G, pos: &G::Position) -> Option<Arc<SolvedGraph<G>>> {
+        let name = game.name();
+        self.graphs()
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .filter_map(|(_, g)| Arc::clone(g).downcast::<SolvedGraph<G>>().ok())
+            .find(|g| g.explored.id(pos).is_some())
+    }
+
+    fn insert<G: BuiltinGame>(&self, game: &G, graph: Arc<SolvedGraph<G>>) {
+        self.explorations.fetch_add(1, Ordering::Relaxed);
+        let mut graphs = self.graphs();
+        graphs.push_back((game.name(), graph));
+        while graphs.len() > self.capacity {
+            graphs.pop_front();
+        }
+    }
+}
+
 /// Where retrograde values come from.
 enum Solved<G: BuiltinGame> {
     /// Not yet explored.
     Nothing,
-    /// Everything reachable from some root, solved.
-    Explored(Box<ExploredGame<G>>, Solution),
+    /// Everything reachable from some root, solved (maybe shared with a cache).
+    Explored(Arc<SolvedGraph<G>>),
     /// A database file written by `build`.
     File(Database),
 }
@@ -187,12 +248,19 @@ pub struct Analyzer<'g, G: BuiltinGame> {
     settings: EngineSettings,
     engine: Option<Engine<'g, G>>,
     solved: Solved<G>,
+    cache: Option<Arc<SolvedCache>>,
 }
 
 impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     /// An analyzer of `game` within `budget`, whose searches use `settings`.
     pub fn new(game: &'g G, budget: Budget, settings: EngineSettings) -> Self {
-        Self { game, budget, settings, engine: None, solved: Solved::Nothing }
+        Self { game, budget, settings, engine: None, solved: Solved::Nothing, cache: None }
+    }
+
+    /// Looks for solved graphs in `cache`, and leaves its explorations there, before exploring.
+    pub fn with_cache(mut self, cache: Arc<SolvedCache>) -> Self {
+        self.cache = Some(cache);
+        self
     }
 
     /// Reads retrograde values from `database` (written by `build`) instead of exploring.
@@ -296,19 +364,30 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     ) -> Result<(Value, Vec<Value>, u64), AnalysisError> {
         let game = self.game;
         let explored_here = match &self.solved {
-            Solved::Explored(explored, _) => explored.id(pos).is_some(),
+            Solved::Explored(graph) => graph.explored.id(pos).is_some(),
             Solved::File(_) => true,
             Solved::Nothing => false,
         };
         if !explored_here {
-            let explored = ExploredGame::new(game, pos.clone(), self.budget.positions)?;
-            let solution = explored.solve(MODEL);
-            self.solved = Solved::Explored(Box::new(explored), solution);
+            let cached = self.cache.as_ref().and_then(|c| c.find(game, pos));
+            let graph = match cached {
+                Some(graph) => graph,
+                None => {
+                    let explored = ExploredGame::new(game, pos.clone(), self.budget.positions)?;
+                    let solution = explored.solve(MODEL);
+                    let graph = Arc::new(SolvedGraph { explored, solution });
+                    if let Some(cache) = &self.cache {
+                        cache.insert(game, Arc::clone(&graph));
+                    }
+                    graph
+                }
+            };
+            self.solved = Solved::Explored(graph);
         }
         let value_of = |p: &G::Position| -> Result<Value, AnalysisError> {
             let entry = match &self.solved {
-                Solved::Explored(explored, solution) => {
-                    explored.id(p).map(|id| Entry::from_solution(solution, id))
+                Solved::Explored(graph) => {
+                    graph.explored.id(p).map(|id| Entry::from_solution(&graph.solution, id))
                 }
                 Solved::File(db) => db.get(&game.format_position(p)).copied(),
                 Solved::Nothing => None,
@@ -425,5 +504,36 @@ fn optimal(values: &[Value]) -> Vec<usize> {
     match chosen {
         Some(d) => candidates.into_iter().filter(|&i| distance(i) == Some(d)).collect(),
         None => candidates,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Nim, TicTacToe};
+
+    /// Positions reached by an earlier exploration are answered from the cache, game by game.
+    #[test]
+    fn the_cache_serves_positions_an_exploration_reached() {
+        let cache = Arc::new(SolvedCache::new(2));
+        fn analyzer<G: BuiltinGame>(game: &G) -> Analyzer<'_, G> {
+            Analyzer::new(game, Budget::default(), EngineSettings::default())
+        }
+        let start = TicTacToe.start();
+        let a = analyzer(&TicTacToe).with_cache(cache.clone()).analyze(&start).unwrap();
+        assert_eq!(cache.explorations(), 1);
+        // A later analyzer, as for the next web request: the child is in the cached graph.
+        let child = TicTacToe.play(&start, 4);
+        let b = analyzer(&TicTacToe).with_cache(cache.clone()).analyze(&child).unwrap();
+        assert_eq!(cache.explorations(), 1);
+        assert_eq!(b.value, analyzer(&TicTacToe).analyze(&child).unwrap().value);
+        assert_eq!(a.value.value, Some(0));
+        // Another game does not take tic-tac-toe's graph; the oldest graph makes room.
+        let nim = Nim::default();
+        analyzer(&nim).with_cache(cache.clone()).analyze(&nim.start()).unwrap();
+        analyzer(&nim).with_cache(cache.clone()).analyze(&vec![1, 1]).unwrap();
+        assert_eq!(cache.explorations(), 3);
+        analyzer(&TicTacToe).with_cache(cache.clone()).analyze(&child).unwrap();
+        assert_eq!(cache.explorations(), 4);
     }
 }

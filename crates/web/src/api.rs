@@ -17,7 +17,7 @@ use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::Model;
-use gamegraph_games::analysis::{AnalysisError, Analyzer, Budget};
+use gamegraph_games::analysis::{AnalysisError, Analyzer, Budget, SolvedCache};
 use gamegraph_games::{
     excerpt, visit, BuiltinGame, DatabaseKind, GameError, GameOptions, GameVisitor, Solver,
 };
@@ -139,6 +139,7 @@ const ANALYSIS_PARAMETERS: [&str; 3] = ["position", "time", "depth"];
 struct Analyze {
     position: Option<String>,
     budget: Budget,
+    solved: std::sync::Arc<SolvedCache>,
 }
 
 impl GameVisitor for Analyze {
@@ -151,7 +152,8 @@ impl GameVisitor for Analyze {
             })?,
         };
         let settings = EngineSettings { tt_mib: SEARCH_TABLE_MIB, threads: 1, ..EngineSettings::default() };
-        let analysis = Analyzer::new(&game, self.budget, settings).analyze(&pos).map_err(|e| match e {
+        let mut analyzer = Analyzer::new(&game, self.budget, settings).with_cache(self.solved);
+        let analysis = analyzer.analyze(&pos).map_err(|e| match e {
             e @ AnalysisError::Memory(_) => {
                 ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: e.to_string() }
             }
@@ -198,7 +200,7 @@ pub async fn analyze(
         options.database = state.config.database.clone();
     }
     let budget = Budget { time: Some(time), depth, positions: MAX_POSITIONS, weak: false };
-    let work = Analyze { position: query.get("position").cloned(), budget };
+    let work = Analyze { position: query.get("position").cloned(), budget, solved: state.solved.clone() };
     let lane = if entry.solver == Solver::Retrograde { &state.cheap } else { &state.searches };
     let result = blocking(lane, move || visit(&game, &options, work)).await?;
     Ok(Json(result??))

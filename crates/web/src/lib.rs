@@ -90,13 +90,20 @@ struct AppState {
     searches: Arc<Lane>,
     /// Everything else that takes work: solved games, trees, graphs.
     cheap: Arc<Lane>,
+    /// Solved games kept from request to request.
+    solved: Arc<gamegraph_games::analysis::SolvedCache>,
 }
+
+/// Solved game graphs kept across requests (each of at most `api::MAX_POSITIONS` positions), so
+/// that a game played on the page is explored once, not at every move.
+pub const SOLVED_GAMES: usize = 8;
 
 /// The application: the page's files and the JSON API.
 pub fn router(config: ServerConfig) -> Router {
     let state = AppState {
         searches: Lane::new(config.searches, config.search_queue),
         cheap: Lane::new(config.cheap, config.cheap_queue),
+        solved: Arc::new(gamegraph_games::analysis::SolvedCache::new(SOLVED_GAMES)),
         config: Arc::new(config),
     };
     Router::new()
