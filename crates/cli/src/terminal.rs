@@ -47,6 +47,7 @@ pub fn write_atomically(
         _ => PathBuf::from("."),
     };
     let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    remove_stale_temporaries(&dir, &name);
     let (temporary, file) = (0..100)
         .find_map(|attempt| {
             let candidate = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
@@ -71,6 +72,25 @@ pub fn write_atomically(
         return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
     }
     Ok(())
+}
+
+/// Removes the temporary files that writes of `name` in `dir` left when their process was killed
+/// (named `.NAME.PID.N.tmp`, PID no longer running), so that an interrupted build leaves nothing
+/// behind once the next one runs. Only where running processes can be seen (`/proc`).
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else { continue };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;

@@ -763,3 +763,55 @@ fn a_full_disk_leaves_the_previous_files_intact() {
     let reference = oware_database(9);
     assert_eq!(score_files(&moved), score_files(reference.path()));
 }
+
+/// A read-only disk: the build says so and the previous file stays whole.
+#[test]
+fn a_read_only_disk_leaves_the_previous_file_intact() {
+    let Some(disk) = SmallDisk::new(256) else {
+        eprintln!("skipped: cannot mount a tmpfs here (run as root, as CI does)");
+        return;
+    };
+    let db = disk.path().join("game.db");
+    json(&["build", "nim", "--from", "1,1", "--out", db.to_str().unwrap(), "--json"]);
+    let before = std::fs::read(&db).unwrap();
+    let remount = |mode: &str| {
+        Command::new("mount").args(["-o", &format!("remount,{mode}"), disk.path().to_str().unwrap()]).status()
+    };
+    assert!(remount("ro").unwrap().success());
+    let err = fails(&["build", "tictactoe", "--out", db.to_str().unwrap()], "");
+    let _ = remount("rw");
+    assert!(err.contains("Read-only"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// A build killed at any moment leaves the previous file whole, and the next write removes what
+/// the killed one left.
+#[test]
+fn a_killed_build_never_leaves_a_broken_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ttt.db");
+    let db_path = db.to_str().unwrap();
+    json(&["build", "nim", "--from", "1,1", "--out", db_path, "--json"]);
+    let before = std::fs::read(&db).unwrap();
+    for delay_ms in [0u64, 5, 20, 40, 60, 90] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+            .args(["build", "tictactoe", "--out", db_path])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        // Either the old database or the new complete one, never a part.
+        let now = std::fs::read(&db).unwrap();
+        if now != before {
+            ok(&["solve", "tictactoe", "--db", db_path]);
+            break;
+        }
+    }
+    // The next write removes the temporaries of killed processes.
+    json(&["build", "tictactoe", "--out", db_path, "--json"]);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["ttt.db"]);
+}
