@@ -285,7 +285,13 @@ pub fn parse_edges(source: &str) -> Result<NamedGraph, ParseError> {
     // Every id below the largest becomes a node, so the ids bound the memory: they may exceed
     // what the list mentions, but not by orders of magnitude. Checked as each id is read, before
     // anything is allocated for it.
-    let lines = statements(source).count();
+    // The statements, counted without tokenizing them: lines with something before any '#'.
+    let lines = source
+        .strip_prefix('\u{feff}')
+        .unwrap_or(source)
+        .lines()
+        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .count();
     let limit = IMPLICIT_NODES.saturating_add(lines.saturating_mul(2));
     let node = |line: usize, token: Token<'_>| -> Result<u32, ParseError> {
         let id = parse_id(line, token)?;

@@ -74,8 +74,9 @@ thread_local! {
     static CURRENT_STOP: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Whether the search running on this thread has been told to stop (its deadline passed, or its
-/// work is no longer needed); false outside a search. For game code that searches on its own
+/// Whether the search running on this thread has been told to stop (its deadline passed, or the
+/// main thread finished and its helpers are no longer needed); false outside a search. A split
+/// subtree cancelled by a sibling's cutoff is not told here. For game code that searches on its own
 /// inside one node (ordering searches, estimates), so that it can return at once: the engine
 /// reads the flag between nodes, and would otherwise wait for the hook to finish.
 pub fn stop_requested() -> bool {

@@ -181,9 +181,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             self.aborted = true;
         }
         // Nodes counted by the game's own solver make the counter jump: compare, not divide.
-        if self.stats.nodes >= self.next_check {
+        if !self.aborted && self.stats.nodes >= self.next_check {
             self.next_check = self.stats.nodes + CHECK_EVERY;
-            if self.stop.load(Relaxed) && (self.may_stop || self.id != 0) || self.cancelled() {
+            if self.cancelled() {
                 self.aborted = true;
             } else if self.id == 0 && self.may_stop {
                 let nodes = self.limits.nodes.is_some_and(|n| self.stats.nodes >= n);
