@@ -78,7 +78,9 @@ impl Value {
         }
     }
 
-    const UNKNOWN: Value = Value { value: None, outcome: None, remoteness: None, exact: false, depth: None };
+    /// No value: the time ran out before any answer.
+    pub const UNKNOWN: Value =
+        Value { value: None, outcome: None, remoteness: None, exact: false, depth: None };
 
     /// A solved database entry.
     fn from_entry(entry: &Entry) -> Self {
@@ -270,11 +272,6 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
         }
         self.solved = Solved::File(database);
         Ok(self)
-    }
-
-    /// The budget.
-    pub fn budget(&self) -> &Budget {
-        &self.budget
     }
 
     /// The search engine, created with its table on first use.

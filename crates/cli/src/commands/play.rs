@@ -86,10 +86,7 @@ impl GameVisitor for Play<'_> {
                             })
                             .collect(),
                     ),
-                    None => (
-                        Value { value: None, outcome: None, remoteness: None, exact: false, depth: None },
-                        Vec::new(),
-                    ),
+                    None => (Value::UNKNOWN, Vec::new()),
                 };
                 say!(
                     "{}",

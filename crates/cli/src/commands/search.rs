@@ -9,7 +9,7 @@ use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::terminal::{position_or_start, print_json, with_game};
+use crate::terminal::{describe, position_or_start, print_json, with_game};
 
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
@@ -74,7 +74,7 @@ impl GameVisitor for Search<'_> {
         let reached = depth.map_or("the end of the game".to_string(), |d| format!("depth {d}"));
         // A decisive score in words, as `solve` shows values: the payoff and the plies to the end.
         let value = match gamegraph::score::decisive_parts(r.value) {
-            Some((payoff, plies)) => format!("{} {payoff:+} in {plies}", gamegraph::Outcome::of(payoff)),
+            Some((payoff, plies)) => describe(gamegraph::Outcome::of(payoff), Some(payoff), Some(plies)),
             None => r.value.to_string(),
         };
         say!("value {value} at {reached}{}", if r.complete { "" } else { " (stopped by a limit)" });
