@@ -29,13 +29,30 @@ pub enum Forward {
     /// A final position, whose mover loses this stake.
     Final(Stake),
     /// A position with `inside` moves to positions of the layer and, if some of its moves leave
-    /// the layer, the best value they give its mover.
+    /// the layer, the best of those.
     Moves {
         /// Moves that stay in the layer.
         inside: u32,
-        /// The best value for the mover among the moves that leave the layer, if any.
-        exit: Option<Stake>,
+        /// The best move for the mover among those that leave the layer, if any.
+        exit: Option<Exit>,
     },
+}
+
+/// The best move of a position that leaves its layer, into a position solved before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// Its value for the mover.
+    pub value: Stake,
+    /// The remoteness of the position it reaches (plies to the end of the game from there), for
+    /// layers that keep distances ([`DenseLayer::EXIT_REMOTENESS`]); 0 otherwise.
+    pub remoteness: u32,
+}
+
+impl Exit {
+    /// An exit worth `value` to the mover, without distance.
+    pub fn new(value: Stake) -> Self {
+        Self { value, remoteness: 0 }
+    }
 }
 
 /// Positions numbered densely, with their forward facts and their predecessors.
@@ -64,6 +81,11 @@ pub trait DenseLayer: Sync {
     fn max_exit(&self) -> Stake {
         0
     }
+
+    /// Whether exits carry the remoteness of the positions they reach, so that the solve's
+    /// remoteness counts plies through them (distance to mate across chess tables). It costs two
+    /// bytes a position during the solve; off by default.
+    const EXIT_REMOTENESS: bool = false;
 }
 
 /// A [`LabelStore`] that starts as one move counter per index.
@@ -87,6 +109,9 @@ pub enum DenseError {
     /// An exit's value does not fit in a signed byte.
     #[error("an exit is worth {0}, beyond the +-127 that exits can hold")]
     ExitTooLarge(Stake),
+    /// An exit's remoteness does not fit in two bytes.
+    #[error("an exit reaches a position {0} plies from the end, beyond the 65,534 that exits can hold")]
+    ExitTooFar(u32),
 }
 
 /// Positions handled per parallel task in the forward pass.
@@ -104,12 +129,21 @@ where
     let mut store = S::with_len(len);
     // One byte a position for the best exit: with the store's byte, what Awari layers cost.
     let mut exits = vec![NO_EXIT; len];
+    // Two more bytes a position for the exits' remoteness, only where the layer keeps distances.
+    let mut distances = vec![0u16; if L::EXIT_REMOTENESS { len } else { 0 }];
+    let chunks = len.div_ceil(CHUNK);
+    let distance_chunks: Vec<&mut [u16]> = if L::EXIT_REMOTENESS {
+        distances.chunks_mut(CHUNK).collect()
+    } else {
+        (0..chunks).map(|_| &mut [][..]).collect()
+    };
     let finals: Vec<Vec<Seed<S::Node>>> = store
         .cells_mut()
         .par_chunks_mut(CHUNK)
         .zip(exits.par_chunks_mut(CHUNK))
+        .zip(distance_chunks.into_par_iter())
         .enumerate()
-        .map(|(c, (cells, exits))| {
+        .map(|(c, ((cells, exits), distances))| {
             let mut facts = vec![Forward::Absent; cells.len()];
             layer.forward((c * CHUNK) as u64, &mut facts);
             let mut finals = Vec::new();
@@ -123,11 +157,17 @@ where
                         0
                     }
                     Forward::Moves { inside, exit: best } => {
-                        if let Some(v) = best {
-                            *exit = i8::try_from(v)
+                        if let Some(best) = best {
+                            *exit = i8::try_from(best.value)
                                 .ok()
                                 .filter(|&v| v != NO_EXIT)
-                                .ok_or(DenseError::ExitTooLarge(v))?;
+                                .ok_or(DenseError::ExitTooLarge(best.value))?;
+                            if let Some(distance) = distances.get_mut(i) {
+                                *distance = u16::try_from(best.remoteness)
+                                    .ok()
+                                    .filter(|&d| d != u16::MAX)
+                                    .ok_or(DenseError::ExitTooFar(best.remoteness))?;
+                            }
                         }
                         inside + u32::from(best.is_some())
                     }
@@ -140,7 +180,7 @@ where
         .collect::<Result<_, _>>()?;
     let mut finals: Vec<Seed<S::Node>> = finals.into_iter().flatten().collect();
     finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
-    let seeds = seeds(layer.max_exit().min(i8::MAX.into()), finals, &exits, progress);
+    let seeds = seeds(layer.max_exit().min(i8::MAX.into()), finals, &exits, &distances, progress);
     propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds);
     Ok(store)
 }
@@ -149,11 +189,13 @@ where
 const NO_EXIT: i8 = i8::MIN;
 
 /// The seeds by decreasing level: at each level the finals (sorted by decreasing level), then
-/// the exits worth that much to the mover or to his opponent.
+/// the exits worth that much to the mover or to his opponent, with the remoteness of the
+/// positions they reach where `distances` keeps it.
 fn seeds<'a, N: NodeId + 'a>(
     max_exit: Stake,
     finals: Vec<Seed<N>>,
     exits: &'a [i8],
+    distances: &'a [u16],
     progress: &'a (dyn Fn(u64) + Sync),
 ) -> impl Iterator<Item = Seed<N>> + 'a {
     let mut levels: Vec<Stake> = finals.iter().map(Seed::level).chain(1..=max_exit).collect();
@@ -179,6 +221,7 @@ fn seeds<'a, N: NodeId + 'a>(
             node: N::from_index(i),
             child: if exits[i] > 0 { Side::Lose } else { Side::Win },
             level,
+            remoteness: distances.get(i).map_or(0, |&d| u32::from(d)),
         });
         at_level.into_iter().chain(exits)
     })

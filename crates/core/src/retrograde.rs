@@ -119,6 +119,10 @@ pub enum Seed<N> {
         child: Side,
         /// The level of the position reached.
         level: Stake,
+        /// The remoteness of the position reached (0 where distances are not kept): the seed
+        /// takes effect in the round that decides positions one ply further, as a move inside
+        /// the graph would.
+        remoteness: u32,
     },
 }
 
@@ -169,8 +173,10 @@ where
     while let Some(level) = seeds.peek().map(Seed::level) {
         assert!(level <= previous_level, "seeds must come by decreasing level");
         previous_level = level;
-        // Round 0: the finals; exits decide their node one move later, in round 1.
-        let (mut finals, mut exits) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
+        // Round 0: the finals. An exit into a position at remoteness `r` acts in round `r + 1`,
+        // beside the moves inside the graph into positions decided in round `r`.
+        let mut finals = [Vec::new(), Vec::new()];
+        let mut exits = Vec::new();
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             match seed {
                 Seed::Final { node, side, .. } => {
@@ -178,24 +184,27 @@ where
                         finals[side as usize].push(node);
                     }
                 }
-                Seed::Exit { node, child, .. } => {
-                    let side = child.opposite();
-                    let label = Label { side, level, remoteness: 1 };
-                    if settle(store, node, child, label) {
-                        exits[side as usize].push(node);
-                    }
-                }
+                Seed::Exit { node, child, remoteness, .. } => exits.push((remoteness + 1, child, node)),
             }
         }
-        let by_side = |[won, lost]: [Vec<P::Node>; 2]| vec![(Side::Win, won), (Side::Lose, lost)];
-        let mut frontier = by_side(finals);
-        let mut pending = Some(by_side(exits));
+        exits.sort_by_key(|&(round, ..)| std::cmp::Reverse(round));
+        let [won, lost] = finals;
+        let mut frontier = vec![(Side::Win, won), (Side::Lose, lost)];
         let mut round = 0;
-        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || pending.is_some() {
-            let mut next = expand(preds, store, &frontier, level, round + 1);
-            next.extend(pending.take().into_iter().flatten());
-            frontier = next;
+        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || !exits.is_empty() {
             round += 1;
+            let mut next = expand(preds, store, &frontier, level, round);
+            let mut decided = [Vec::new(), Vec::new()];
+            while let Some(&(_, child, node)) = exits.last().filter(|e| e.0 == round) {
+                exits.pop();
+                let side = child.opposite();
+                if settle(store, node, child, Label { side, level, remoteness: round }) {
+                    decided[side as usize].push(node);
+                }
+            }
+            let [won, lost] = decided;
+            next.extend([(Side::Win, won), (Side::Lose, lost)].into_iter().filter(|(_, n)| !n.is_empty()));
+            frontier = next;
         }
     }
 }

@@ -2,7 +2,7 @@
 //! naive per-threshold fixpoints on cyclic graphs, the seed's recursion on acyclic graphs, and
 //! plain minimax on random trees.
 
-use gamegraph::dense::{solve_layer, ByteStore, DenseLayer, Forward};
+use gamegraph::dense::{Exit, solve_layer, ByteStore, DenseLayer, Forward};
 use gamegraph::graph::GameGraph;
 use gamegraph::retrograde::{DenseStore, LabelStore, Side};
 use gamegraph::search::Algorithm;
@@ -192,13 +192,17 @@ fn acyclic_graph() -> impl Strategy<Value = Plain> {
 
 /// The first `k` nodes of a graph as a dense layer: moves to nodes from `k` on leave it, worth
 /// the negated whole-graph value of the node they reach.
-struct FirstNodes<'g> {
+/// With `DISTANCES`, exits also carry the remoteness of the node they reach.
+struct FirstNodes<'g, const DISTANCES: bool> {
     graph: &'g GameGraph,
     k: usize,
     outside: Vec<Stake>,
+    remoteness: Vec<u32>,
 }
 
-impl DenseLayer for FirstNodes<'_> {
+impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
+    const EXIT_REMOTENESS: bool = DISTANCES;
+
     type Scratch = ();
 
     fn len(&self) -> u64 {
@@ -213,8 +217,13 @@ impl DenseLayer for FirstNodes<'_> {
                 Forward::Final(self.graph.stake(u).unwrap_or(0))
             } else {
                 let inside = succ.iter().filter(|&&v| (v as usize) < self.k).count() as u32;
-                let exit =
-                    succ.iter().filter(|&&v| v as usize >= self.k).map(|&v| -self.outside[v as usize]).max();
+                // The best exit: the best value, then the fastest win or the slowest loss.
+                let exit = succ
+                    .iter()
+                    .filter(|&&v| v as usize >= self.k)
+                    .map(|&v| Exit { value: -self.outside[v as usize], remoteness: self.remoteness[v as usize] })
+                    .max_by_key(|e| (e.value, -(e.value.signum() * e.remoteness as i32)));
+                let exit = exit.map(|e| if DISTANCES { e } else { Exit::new(e.value) });
                 Forward::Moves { inside, exit }
             };
         }
@@ -263,7 +272,8 @@ proptest! {
         let graph = common::graph(&succ, &g.stakes);
         let whole = solve_graph(&graph, Model::Minimax);
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
-        let layer = FirstNodes { graph: &graph, k, outside };
+        let remoteness: Vec<u32> = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
+        let layer = FirstNodes::<false> { graph: &graph, k, outside, remoteness };
         let dense: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         let bytes: ByteStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         let bytes = bytes.into_values();
@@ -271,6 +281,13 @@ proptest! {
             let value = dense.label(u as u32).map_or(0, |l| if l.side == Side::Win { l.level } else { -l.level });
             prop_assert_eq!(Some(value), whole.value(u as u32), "node {} of {}", u, k);
             prop_assert_eq!(byte as i8 as Stake, value, "byte store, node {}", u);
+        }
+        // With distances through the exits, the remoteness is the whole graph's too.
+        let FirstNodes { outside, remoteness, .. } = layer;
+        let layer = FirstNodes::<true> { graph: &graph, k, outside, remoteness };
+        let far: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
+        for u in 0..k as u32 {
+            prop_assert_eq!(far.label(u).map(|l| l.remoteness), whole.remoteness(u), "remoteness of node {} of {}", u, k);
         }
     }
 

@@ -7,7 +7,7 @@
 //! as an exit seed and cycles being worth 0. Per position it needs two bytes: the label or move
 //! counter ([`ByteStore`]), and the best exit.
 
-use gamegraph::dense::{self, ByteStore, DenseLayer, Forward};
+use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward};
 use gamegraph::Stake;
 
 use super::rules::{stones, Ending, Rules};
@@ -82,7 +82,7 @@ impl Layer<'_> {
                 Some(Ending::MoverTakes) => n,
                 _ => -n,
             };
-            return Forward::Moves { inside: 0, exit: Some(taken) };
+            return Forward::Moves { inside: 0, exit: Some(Exit::new(taken)) };
         }
         let mut inside = 0;
         let mut exit = None;
@@ -95,7 +95,7 @@ impl Layer<'_> {
                 exit = Some(exit.map_or(value, |e: Stake| e.max(value)));
             }
         }
-        Forward::Moves { inside, exit }
+        Forward::Moves { inside, exit: exit.map(Exit::new) }
     }
 }
 
