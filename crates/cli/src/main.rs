@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench, build, games, graph, oware, perft, play, search, serve, solve, tree};
+use commands::{bench, build, chess, games, graph, oware, perft, play, search, serve, solve, tree};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
@@ -65,7 +65,9 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Build(args) => build::run(&args),
+        Command::Verify(args) if chess::is_chess(&args.game) => chess::verify(&args.db),
         Command::Verify(args) => oware::verify(&args),
+        Command::Stats(args) if chess::is_chess(&args.game) => chess::stats(&args.db, args.output.json),
         Command::Stats(args) => oware::stats(&args),
         Command::Play(args) => play::run(&args),
         Command::Search(args) => search::run(&args),

@@ -20,6 +20,7 @@ use std::time::Duration;
 use gamegraph::database::{Database, Entry};
 use gamegraph::engine::{Engine, EngineSettings, Limits, Report, UNLIMITED};
 use gamegraph::explore::TooManyPositions;
+use gamegraph::score::decisive_parts;
 use gamegraph::{ExploredGame, Game, Model, Outcome, Score, Solution};
 use serde::Serialize;
 
@@ -420,7 +421,8 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             self.final_value(pos)
         } else {
             match values.iter().filter_map(|v| v.value).max() {
-                Some(best) if values.iter().all(|v| v.exact) => Value::exact(best, None),
+                // Exact: the optimal move's value, with its distance where known.
+                Some(_) if values.iter().all(|v| v.exact) => values[optimal(&values)[0]].clone(),
                 Some(best) => {
                     Value { depth: values.iter().filter_map(|v| v.depth).min(), ..Value::searched(best, 0) }
                 }
@@ -457,10 +459,18 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             return Ok(PositionValue { value: self.final_value(pos), best: None, nodes: 0 });
         }
         let (depth, weak) = (self.budget.depth, self.budget.weak);
+        let exact_search = G::ENTRY.solver == Solver::Search && depth.is_none();
+        if !exact_search {
+            if let Some(score) = game.immediate_score(pos) {
+                // A decisive database value carries its distance to the end (a distance to mate).
+                let remoteness = decisive_parts(score).map(|(_, plies)| plies);
+                return Ok(PositionValue { value: Value::exact(self.weak(score), remoteness), best: None, nodes: 0 });
+            }
+        }
         let engine = self.engine()?;
         let mut nodes = 0;
         let mut time = time;
-        if G::ENTRY.solver == Solver::Search && depth.is_none() {
+        if exact_search {
             // An exact search first; if it does not finish, a limited one in the time left.
             let limits = Limits { time: time.map(|t| t / 2), ..Limits::default() };
             let r = if weak { engine.solve_within(pos, -1, 1, limits) } else { engine.solve(pos, limits) };
@@ -474,8 +484,6 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             }
             nodes = r.stats.nodes;
             time = time.map(|t| t / 2);
-        } else if let Some(score) = game.immediate_score(pos) {
-            return Ok(PositionValue { value: Value::exact(self.weak(score), None), best: None, nodes: 0 });
         }
         let r = engine.search(pos, Limits { depth, time, ..Limits::default() });
         let value = match r.depth {

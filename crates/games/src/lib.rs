@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod chess;
 pub mod connect4;
 pub mod nim;
 pub mod othello;
@@ -26,6 +27,7 @@ pub mod tictactoe;
 use gamegraph::{ExactHints, Notation, PositionKey};
 
 pub use board::{BoardView, Cell};
+pub use chess::Chess;
 pub use connect4::Connect4;
 pub use nim::Nim;
 pub use othello::Othello;

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gamegraph::Notation;
 
-use crate::{Connect4, Nim, Othello, Oware, TicTacToe};
+use crate::{Chess, Connect4, Nim, Othello, Oware, TicTacToe};
 
 /// How a game reads positions from, and writes solutions to, lines of its test files.
 pub trait Records: Notation {
@@ -41,6 +41,13 @@ impl Records for Connect4 {}
 impl Records for TicTacToe {}
 impl Records for Nim {}
 impl Records for Oware {}
+
+impl Records for Chess {
+    /// A FEN, up to a `;` that starts an answer (`FEN; win 31`), so answers read back in.
+    fn record_position<'a>(&self, line: &'a str) -> &'a str {
+        line.split(';').next().unwrap_or("").trim()
+    }
+}
 
 /// `.obf` lines: the board and the side to move, then `MOVE:score` entries, best first.
 impl Records for Othello {

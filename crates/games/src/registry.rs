@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::chess::{self, Chess};
 use crate::oware::{self, Oware};
 use crate::{BoardView, BuiltinGame, Connect4, Nim, Othello, TicTacToe};
 
@@ -231,7 +232,7 @@ macro_rules! builtin_games {
     };
 }
 
-builtin_games!(crate::Connect4, crate::TicTacToe, crate::Oware, crate::Othello, crate::Nim);
+builtin_games!(crate::Connect4, crate::TicTacToe, crate::Oware, crate::Othello, crate::Nim, crate::Chess);
 
 impl BuiltinGame for Connect4 {
     const ENTRY: GameEntry = GameEntry {
@@ -380,6 +381,36 @@ impl BuiltinGame for Nim {
 
     fn board(&self, pos: &Self::Position) -> BoardView {
         self.board_view(pos)
+    }
+}
+
+impl BuiltinGame for Chess {
+    const ENTRY: GameEntry = GameEntry {
+        name: "chess",
+        aliases: &[],
+        summary: "Chess (rules by cozy-chess); exact distance to mate for up to 5 pieces from endgame \
+                  tables built with 'build chess --tables SPEC --db DIR'",
+        positions: "a FEN (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)",
+        moves: "UCI notation: from and to squares, and the promotion piece (e2e4, e7e8q, castling e1g1)",
+        options: &[],
+        solver: Solver::Database,
+        database: DatabaseKind::Directory,
+    };
+
+    /// Chess with the tables of `options`' directory, if any.
+    fn from_options(options: &GameOptions) -> Result<Self, GameError> {
+        let Some(dir) = &options.database else { return Ok(Chess::new()) };
+        let tables = chess::Tablebase::open(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
+        Ok(Chess::with_tables(std::sync::Arc::new(tables)))
+    }
+
+    fn board(&self, pos: &Self::Position) -> BoardView {
+        self.board_view(pos)
+    }
+
+    /// Counted as chess programs count: a finished game has no leaf below it.
+    fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
+        chess::perft(pos, depth)
     }
 }
 

@@ -36,6 +36,24 @@ pub enum BenchCommand {
     Oware(BenchOwareArgs),
     /// Solve Othello endgames of .obf files exactly, checking each score and best move.
     Othello(BenchOthelloArgs),
+    /// Chess: perft on the six standard positions, then every endgame table of up to --pieces
+    /// pieces built from scratch in a temporary directory (files written), then random probes.
+    Chess(BenchChessArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchChessArgs {
+    /// Build every table of 3 to this many pieces (3 to 5).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
+    pub pieces: u8,
+    /// Perft depth on the standard positions (0: none).
+    #[arg(long, default_value_t = 5)]
+    pub perft: u32,
+    /// Random positions probed from the files.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub probes: u64,
+    #[command(flatten)]
+    pub output: JsonFlag,
 }
 
 #[derive(clap::Args, Debug)]
@@ -116,6 +134,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         BenchCommand::Ordering(args) => ordering(args),
         BenchCommand::Oware(args) => crate::commands::oware::bench(args),
         BenchCommand::Othello(args) => othello(args),
+        BenchCommand::Chess(args) => {
+            crate::commands::chess::bench(args.pieces.into(), args.perft, args.probes, args.output.json)
+        }
     }
 }
 

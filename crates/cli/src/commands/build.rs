@@ -27,12 +27,26 @@ pub struct BuildArgs {
     /// Oware: build every stone count from 0 to this one (into --db DIR, resuming a killed build).
     #[arg(long, value_name = "N")]
     pub stones: Option<usize>,
+    /// Chess: the endgame tables to build into --db DIR, with those their captures and
+    /// promotions lead to: a material (KQvKR), a comma-separated list, or 3, 4 or 5 for every
+    /// table of up to that many pieces. A killed build resumes at the first table not complete.
+    #[arg(long, value_name = "SPEC")]
+    pub tables: Option<String>,
     #[command(flatten)]
     pub output: JsonFlag,
 }
 
 pub fn run(args: &BuildArgs) -> Result<()> {
     let entry = gamegraph_games::entry(&args.game.game)?;
+    if crate::commands::chess::is_chess(&args.game.game) {
+        if args.out.is_some() || args.from.is_some() || args.stones.is_some() {
+            bail!("build chess takes --tables and --db, not --out, --from or --stones");
+        }
+        return crate::commands::chess::build(args.tables.as_deref(), args.game.db.as_deref(), args.output.json);
+    }
+    if args.tables.is_some() {
+        bail!("--tables is for chess endgame tables; {} has none", args.game.game);
+    }
     if entry.database == DatabaseKind::Directory {
         return crate::commands::oware::build(args);
     }

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod build;
+pub mod chess;
 pub mod games;
 pub mod graph;
 pub mod oware;

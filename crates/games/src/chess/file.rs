@@ -1,0 +1,211 @@
+//! One table on disk: a header, a block offset list and the entries in blocks of
+//! [`BLOCK_ENTRIES`] two-byte entries, each compressed alone with zstd, so that a probe reads and
+//! decompresses one block of a memory-mapped file and never the whole file.
+//!
+//! Layout (little-endian): `GGCHDTM1`; the material name, 16 bytes padded with zeros; the number
+//! of entries (u64); entries per block (u32); blocks (u32); `blocks + 1` block offsets from the
+//! start of the file (u64, the last one the file's length); the blocks.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::material::Material;
+use super::Entry;
+
+/// The first bytes of every table file.
+const MAGIC: &[u8; 8] = b"GGCHDTM1";
+/// Entries per compressed block: 8 KiB, decompressed in a few microseconds.
+pub const BLOCK_ENTRIES: usize = 4096;
+/// zstd's level: the files are written once and read often.
+const LEVEL: i32 = 9;
+/// Bytes before the offsets.
+const HEADER: usize = 8 + 16 + 8 + 4 + 4;
+/// Decompressed blocks a table keeps for later probes.
+const CACHED_BLOCKS: usize = 256;
+
+/// A table file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file is not a table, not this table, or damaged.
+    #[error("{path}: {message}: the file is damaged or not a gamegraph chess table")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Writes `entries` of `material` as a table file to `out`, and returns its SHA-256 (hex) and
+/// its size in bytes.
+pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
+    let blocks: Vec<Vec<u8>> = entries
+        .par_chunks(BLOCK_ENTRIES)
+        .map(|chunk| {
+            let raw: Vec<u8> = chunk.iter().flat_map(|e| e.0.to_le_bytes()).collect();
+            zstd::bulk::compress(&raw, LEVEL)
+        })
+        .collect::<io::Result<_>>()?;
+    let mut header = Vec::with_capacity(HEADER + 8 * (blocks.len() + 1));
+    header.extend_from_slice(MAGIC);
+    let mut name = [0u8; 16];
+    let text = material.to_string();
+    name[..text.len()].copy_from_slice(text.as_bytes());
+    header.extend_from_slice(&name);
+    header.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    header.extend_from_slice(&(BLOCK_ENTRIES as u32).to_le_bytes());
+    header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    let mut offset = (HEADER + 8 * (blocks.len() + 1)) as u64;
+    for block in &blocks {
+        header.extend_from_slice(&offset.to_le_bytes());
+        offset += block.len() as u64;
+    }
+    header.extend_from_slice(&offset.to_le_bytes());
+    let mut sha = Sha256::new();
+    sha.update(&header);
+    out.write_all(&header)?;
+    for block in &blocks {
+        sha.update(block);
+        out.write_all(block)?;
+    }
+    Ok((hex(&sha.finalize()), offset))
+}
+
+/// Lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A table file opened for probing: memory-mapped, its header checked, its blocks decompressed
+/// on demand and the latest ones cached.
+pub struct TableFile {
+    path: PathBuf,
+    map: Mmap,
+    material: Material,
+    entries: u64,
+    offsets: Vec<u64>,
+    cache: Mutex<HashMap<u32, Arc<[Entry]>>>,
+}
+
+impl std::fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableFile").field("path", &self.path).field("material", &self.material).finish()
+    }
+}
+
+impl TableFile {
+    /// Opens the table of `material` at `path`, which must hold `entries` entries and, when
+    /// `sha256` is given, have that digest.
+    pub fn open(path: &Path, material: Material, entries: u64, sha256: Option<&str>) -> Result<Self, FileError> {
+        let io = |source| FileError::Io { path: path.to_path_buf(), source };
+        let damaged = |message: String| FileError::Damaged { path: path.to_path_buf(), message };
+        let file = File::open(path).map_err(io)?;
+        // SAFETY: the map is only read. Table files are written once, under a temporary name,
+        // and renamed into place complete; the digest below catches a file changed since.
+        // Reads are bounds-checked against the length the map had when it was made.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        if let Some(expected) = sha256 {
+            let actual = hex(&Sha256::digest(&map[..]));
+            if actual != expected {
+                return Err(damaged(format!("SHA-256 {actual} differs from the manifest's {expected}")));
+            }
+        }
+        if map.len() < HEADER || &map[..8] != MAGIC {
+            return Err(damaged("no table header".into()));
+        }
+        let name = String::from_utf8_lossy(&map[8..24]).trim_end_matches('\0').to_string();
+        if name != material.to_string() {
+            return Err(damaged(format!("it holds {name}, not {material}")));
+        }
+        let u64_at = |at: usize| u64::from_le_bytes(map[at..at + 8].try_into().expect("8 bytes"));
+        let u32_at = |at: usize| u32::from_le_bytes(map[at..at + 4].try_into().expect("4 bytes"));
+        let found = u64_at(24);
+        if found != entries {
+            return Err(damaged(format!("{found} entries, expected {entries}")));
+        }
+        let per_block = u32_at(32) as usize;
+        let blocks = u32_at(36) as usize;
+        if per_block != BLOCK_ENTRIES || blocks != entries.div_ceil(BLOCK_ENTRIES as u64) as usize {
+            return Err(damaged(format!("{blocks} blocks of {per_block} entries do not hold {entries}")));
+        }
+        let table_end = HEADER + 8 * (blocks + 1);
+        if map.len() < table_end {
+            return Err(damaged("the block list is cut short".into()));
+        }
+        let offsets: Vec<u64> = (0..=blocks).map(|b| u64_at(HEADER + 8 * b)).collect();
+        let ordered = offsets.windows(2).all(|w| w[0] <= w[1]);
+        if offsets[0] != table_end as u64 || !ordered || offsets[blocks] != map.len() as u64 {
+            return Err(damaged("the block offsets do not match the file".into()));
+        }
+        Ok(Self { path: path.to_path_buf(), map, material, entries, offsets, cache: Mutex::new(HashMap::new()) })
+    }
+
+    /// The table's material.
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// How many entries the table holds.
+    pub fn len(&self) -> u64 {
+        self.entries
+    }
+
+    /// Whether the table holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    /// The entry at `index`.
+    pub fn entry(&self, index: u64) -> Result<Entry, FileError> {
+        let block = (index / BLOCK_ENTRIES as u64) as u32;
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&block).cloned();
+        let entries = match cached {
+            Some(entries) => entries,
+            None => {
+                let entries: Arc<[Entry]> = self.block(block as usize)?.into();
+                let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+                if cache.len() >= CACHED_BLOCKS {
+                    cache.clear();
+                }
+                cache.insert(block, Arc::clone(&entries));
+                entries
+            }
+        };
+        Ok(entries[(index % BLOCK_ENTRIES as u64) as usize])
+    }
+
+    /// Every entry, decompressed in parallel.
+    pub fn all(&self) -> Result<Vec<Entry>, FileError> {
+        let blocks: Vec<Vec<Entry>> =
+            (0..self.offsets.len() - 1).into_par_iter().map(|b| self.block(b)).collect::<Result<_, _>>()?;
+        Ok(blocks.into_iter().flatten().collect())
+    }
+
+    /// Block `b`, decompressed and checked for size.
+    fn block(&self, b: usize) -> Result<Vec<Entry>, FileError> {
+        let damaged = |message: String| FileError::Damaged { path: self.path.clone(), message };
+        let (start, end) = (self.offsets[b] as usize, self.offsets[b + 1] as usize);
+        let expected = (self.entries - (b * BLOCK_ENTRIES) as u64).min(BLOCK_ENTRIES as u64) as usize;
+        let raw = zstd::bulk::decompress(&self.map[start..end], 2 * BLOCK_ENTRIES)
+            .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
+        if raw.len() != 2 * expected {
+            return Err(damaged(format!("block {b} holds {} bytes, expected {}", raw.len(), 2 * expected)));
+        }
+        Ok(raw.chunks_exact(2).map(|c| Entry(u16::from_le_bytes([c[0], c[1]]))).collect())
+    }
+}

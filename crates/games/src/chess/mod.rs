@@ -1,0 +1,385 @@
+//! Chess: the rules through the `cozy-chess` crate (FEN, legal moves), and endgame tablebases
+//! built by retrograde analysis on the core's dense path, with the distance to mate of every
+//! position of up to five pieces.
+//!
+//! - [`material`]: which pieces a table holds (`KQvKR`) and which tables its captures and
+//!   promotions lead to;
+//! - [`index`]: the dense numbering of a table's positions, symmetries folded in;
+//! - [`unmove`]: the un-move generator, the predecessors the kernel walks back along;
+//! - [`generate`]: one table as a layer of the core's dense solve;
+//! - [`file`]: the table files (zstd blocks, probed without loading the file);
+//! - [`tablebase`]: a directory of tables with its manifest: building, probing, statistics,
+//!   verification.
+//!
+//! Tables hold neither castling rights nor en passant captures, and values are distances to mate
+//! without the 50-move rule, as in the Nalimov and Gaviota tables (see `docs/chess.md`).
+
+pub mod file;
+pub mod generate;
+pub mod index;
+pub mod material;
+pub mod tablebase;
+pub mod unmove;
+
+use std::fmt;
+use std::sync::Arc;
+
+use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
+use gamegraph::score::{decisive, FINAL_SCALE};
+use gamegraph::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Score};
+use serde::Serialize;
+
+pub use material::Material;
+pub use tablebase::{ProbeError, Tablebase, TablebaseError};
+
+/// A table's value of a position, for the side to move: the distance to mate in plies under
+/// optimal play (the winner mates fastest, the loser resists longest), or a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "outcome", content = "plies", rename_all = "lowercase")]
+pub enum Dtm {
+    /// The side to move mates in this many plies (odd).
+    Win(u32),
+    /// The side to move is mated in this many plies (even; 0: it is mated now).
+    Loss(u32),
+    /// Neither side can force mate.
+    Draw,
+}
+
+impl Dtm {
+    /// The value for the player who moves into this position, one ply further from the end.
+    pub fn negated(self) -> Dtm {
+        match self {
+            Dtm::Win(n) => Dtm::Loss(n + 1),
+            Dtm::Loss(n) => Dtm::Win(n + 1),
+            Dtm::Draw => Dtm::Draw,
+        }
+    }
+
+    /// The plies to mate, if someone mates.
+    pub fn plies(self) -> Option<u32> {
+        match self {
+            Dtm::Win(n) | Dtm::Loss(n) => Some(n),
+            Dtm::Draw => None,
+        }
+    }
+
+    /// Moves to mate as players count them: the winner's moves (`ceil(plies / 2)`), or the
+    /// loser's until he is mated (`plies / 2`).
+    pub fn moves(self) -> Option<u32> {
+        match self {
+            Dtm::Win(n) => Some(n.div_ceil(2)),
+            Dtm::Loss(n) => Some(n / 2),
+            Dtm::Draw => None,
+        }
+    }
+
+    /// A move into a position of this value, as an exit of the dense solve.
+    fn exit(self) -> gamegraph::dense::Exit {
+        let (value, remoteness) = match self {
+            Dtm::Win(n) => (-1, n),
+            Dtm::Loss(n) => (1, n),
+            Dtm::Draw => (0, 0),
+        };
+        gamegraph::dense::Exit { value, remoteness }
+    }
+
+    /// The engine's score: a win or loss at its distance, 0 for a draw.
+    pub fn score(self) -> Score {
+        match self {
+            Dtm::Win(n) => decisive(1, n),
+            Dtm::Loss(n) => decisive(-1, n),
+            Dtm::Draw => 0,
+        }
+    }
+
+    /// Orders values for the player to move: wins first (the fastest first), then draws, then
+    /// losses (the slowest first).
+    pub fn rank(self) -> i64 {
+        match self {
+            Dtm::Win(n) => i64::from(u32::MAX) - i64::from(n),
+            Dtm::Draw => 0,
+            Dtm::Loss(n) => -i64::from(u32::MAX) + i64::from(n),
+        }
+    }
+}
+
+impl fmt::Display for Dtm {
+    /// `win 31`, `loss 12`, `draw`: the plies to mate, as one line of `solve chess -`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dtm::Win(n) => write!(f, "win {n}"),
+            Dtm::Loss(n) => write!(f, "loss {n}"),
+            Dtm::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// One stored table entry, two bytes: no position, a draw, or the plies to mate plus one (odd
+/// plies: the side to move wins; even: it loses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entry(pub u16);
+
+impl Entry {
+    /// The entry of an index that is not a position.
+    pub const NONE: Entry = Entry(u16::MAX);
+    /// The largest distance to mate an entry holds.
+    pub const MAX_PLIES: u32 = u16::MAX as u32 - 2;
+
+    /// The entry of a value.
+    ///
+    /// # Panics
+    /// If the distance exceeds [`Entry::MAX_PLIES`] (no table of five pieces comes near).
+    pub fn of(dtm: Dtm) -> Entry {
+        match dtm.plies() {
+            None => Entry(0),
+            Some(n) => {
+                assert!(n <= Self::MAX_PLIES, "a mate in {n} plies does not fit an entry");
+                Entry(n as u16 + 1)
+            }
+        }
+    }
+
+    /// The value, or `None` for an index that is not a position.
+    pub fn dtm(self) -> Option<Dtm> {
+        match self.0 {
+            u16::MAX => None,
+            0 => Some(Dtm::Draw),
+            n if n % 2 == 0 => Some(Dtm::Win(u32::from(n) - 1)),
+            n => Some(Dtm::Loss(u32::from(n) - 1)),
+        }
+    }
+}
+
+/// Chess, optionally with endgame tables that give exact values where they cover a position.
+#[derive(Clone, Default)]
+pub struct Chess {
+    tables: Option<Arc<Tablebase>>,
+}
+
+impl fmt::Debug for Chess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Chess").field("tables", &self.tables.as_ref().map(|t| t.dir().to_path_buf())).finish()
+    }
+}
+
+impl Chess {
+    /// Chess without tables.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Chess whose exact values come from `tables` where they cover a position.
+    pub fn with_tables(tables: Arc<Tablebase>) -> Self {
+        Self { tables: Some(tables) }
+    }
+
+    /// The tables, if any.
+    pub fn tables(&self) -> Option<&Tablebase> {
+        self.tables.as_deref()
+    }
+
+    /// The board drawn as 8 lines of text, rank 8 first, White's pieces in capitals.
+    fn picture(board: &Board) -> String {
+        let mut out = String::new();
+        for rank in Rank::ALL.iter().rev() {
+            out.push_str(&format!("{} ", *rank as usize + 1));
+            for file in File::ALL {
+                out.push(' ');
+                out.push(piece_char(board, Square::new(file, *rank)).unwrap_or('.'));
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f g h\n");
+        out.push_str(if board.side_to_move() == Color::White { "White to move" } else { "Black to move" });
+        out
+    }
+}
+
+impl Chess {
+    /// The board as an 8 x 8 grid, rank 8 first, each piece as its FEN letter; cells play no move
+    /// by themselves (a chess move takes two squares).
+    pub fn board_view(&self, pos: &Board) -> crate::BoardView {
+        let mut cells = Vec::with_capacity(64);
+        for rank in Rank::ALL.iter().rev() {
+            for file in File::ALL {
+                let square = Square::new(file, *rank);
+                let cell = match (piece_char(pos, square), pos.color_on(square)) {
+                    (Some(c), Some(Color::White)) => crate::Cell::new(c.to_string(), "first", None),
+                    (Some(c), _) => crate::Cell::new(c.to_string(), "second", None),
+                    _ => crate::Cell::new("", "empty", None),
+                };
+                cells.push(cell);
+            }
+        }
+        let to_move = if pos.side_to_move() == Color::White { "White" } else { "Black" };
+        crate::BoardView { rows: 8, cols: 8, cells, to_move: to_move.into(), note: None }
+    }
+}
+
+/// The FEN letter of the piece on `square`, if any.
+fn piece_char(board: &Board, square: Square) -> Option<char> {
+    let piece = board.piece_on(square)?;
+    let c = material::letter(piece);
+    Some(if board.color_on(square) == Some(Color::White) { c } else { c.to_ascii_lowercase() })
+}
+
+/// Whether `mv` is castling, which `cozy-chess` writes as the king taking its own rook.
+fn is_castling(board: &Board, mv: Move) -> bool {
+    board.piece_on(mv.from) == Some(Piece::King) && board.color_on(mv.to) == Some(board.side_to_move())
+}
+
+impl Game for Chess {
+    type Position = Board;
+    type Move = Move;
+
+    fn start(&self) -> Board {
+        Board::default()
+    }
+
+    fn moves(&self, pos: &Board, moves: &mut Vec<Move>) {
+        pos.generate_moves(|piece_moves| {
+            moves.extend(piece_moves);
+            false
+        });
+    }
+
+    fn play(&self, pos: &Board, mv: Move) -> Board {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        next
+    }
+
+    /// Checkmate loses; stalemate is a draw.
+    fn final_loss(&self, pos: &Board) -> gamegraph::Stake {
+        i32::from(!pos.checkers().is_empty())
+    }
+
+    const CYCLES: bool = true;
+}
+
+impl Notation for Chess {
+    fn name(&self) -> String {
+        "chess".into()
+    }
+
+    /// Reads a FEN; the error names the field that is wrong.
+    fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
+        parse_fen(text)
+    }
+
+    fn format_position(&self, pos: &Board) -> String {
+        pos.to_string()
+    }
+
+    /// Reads a move in UCI notation (`e2e4`, `e7e8q`, castling as the king's move `e1g1`).
+    fn parse_move(&self, pos: &Board, text: &str) -> Result<Move, NotationError> {
+        let mut moves = Vec::new();
+        self.moves(pos, &mut moves);
+        let wanted = text.trim();
+        moves.into_iter().find(|&mv| self.format_move(pos, mv) == wanted.to_ascii_lowercase()).ok_or_else(|| {
+            NotationError::new(1, format!("'{wanted}' is not a legal move here (moves are written like e2e4 or e7e8q)"))
+        })
+    }
+
+    /// Writes a move in UCI notation, castling as the king's two-square move.
+    fn format_move(&self, pos: &Board, mv: Move) -> String {
+        if is_castling(pos, mv) {
+            let file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
+            return format!("{}{}", mv.from, Square::new(file, mv.from.rank()));
+        }
+        mv.to_string()
+    }
+
+    fn render(&self, pos: &Board) -> String {
+        Self::picture(pos)
+    }
+}
+
+/// Reads a FEN, naming the field that is wrong and its column.
+pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
+    use cozy_chess::FenParseError as E;
+    let text = text.trim();
+    text.parse::<Board>().map_err(|e| {
+        let field = match e {
+            E::InvalidBoard => 0,
+            E::InvalidSideToMove => 1,
+            E::InvalidCastlingRights => 2,
+            E::InvalidEnPassant => 3,
+            E::InvalidHalfMoveClock => 4,
+            E::InvalidFullmoveNumber => 5,
+            E::MissingField | E::TooManyFields => 6,
+        };
+        let column = text
+            .split(' ')
+            .take(field)
+            .map(|f| f.chars().count() + 1)
+            .sum::<usize>()
+            .min(text.chars().count())
+            + 1;
+        let what = match e {
+            E::InvalidBoard => "the pieces (ranks 8 to 1 separated by '/') or an illegal position (kings, \
+                                pawns on the first or last rank, the side not to move in check)",
+            E::InvalidSideToMove => "the side to move (w or b)",
+            E::InvalidCastlingRights => "the castling rights (KQkq or -)",
+            E::InvalidEnPassant => "the en passant square",
+            E::InvalidHalfMoveClock => "the halfmove clock",
+            E::InvalidFullmoveNumber => "the fullmove number",
+            E::MissingField => "a FEN has six fields; some are missing",
+            E::TooManyFields => "a FEN has six fields; there are more",
+        };
+        NotationError::new(column, format!("bad FEN: {what}"))
+    })
+}
+
+impl PositionKey for Chess {
+    fn key(&self, pos: &Board) -> u64 {
+        pos.hash()
+    }
+}
+
+impl Evaluate for Chess {
+    /// Material, in hundredths of a pawn, for the side to move.
+    fn evaluate(&self, pos: &Board) -> Score {
+        const VALUE: [Score; 5] = [900, 500, 330, 320, 100];
+        let side = |c: Color| -> Score {
+            material::PIECES.iter().zip(VALUE).map(|(&p, v)| pos.colored_pieces(c, p).len() as Score * v).sum()
+        };
+        let us = pos.side_to_move();
+        side(us) - side(!us)
+    }
+
+    fn payoff_score(&self, loss: gamegraph::Stake) -> Score {
+        loss.saturating_mul(-FINAL_SCALE)
+    }
+}
+
+impl ExactHints for Chess {
+    /// The table's value, where the tables cover the position.
+    fn immediate_score(&self, pos: &Board) -> Option<Score> {
+        self.tables.as_ref()?.probe(pos).ok().map(Dtm::score)
+    }
+}
+
+/// Leaves of the move tree `depth` plies below `board`, counting the last ply's moves in bulk.
+pub fn perft(board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut count = 0;
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            count += moves.len() as u64;
+            false
+        });
+        return count;
+    }
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            count += perft(&child, depth - 1);
+        }
+        false
+    });
+    count
+}

@@ -1,0 +1,536 @@
+//! A directory of chess tables: one file per table (see [`super::file`]) and `manifest.json`,
+//! which lists each complete table with its size and SHA-256. Building writes each table under a
+//! temporary name, renames it complete, then enters it in the manifest, so that a build killed at
+//! any moment resumes at the first table the manifest does not list and never leaves a broken
+//! file in use. Probing opens a table (checking its digest) the first time a position needs it.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use cozy_chess::{Board, Color};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::file::{self, FileError, TableFile};
+use super::generate::{build_table, ChildTables};
+use super::index::TableIndex;
+use super::material::{Material, MaterialError, MAX_PIECES};
+use super::{Dtm, Entry};
+
+/// The manifest's name in a table directory.
+pub const MANIFEST: &str = "manifest.json";
+const FORMAT: &str = "gamegraph-chess-dtm-1";
+/// The prefix of files being written.
+const PARTIAL: &str = ".building-";
+
+/// `manifest.json`: the complete tables of a directory, in building order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `gamegraph-chess-dtm-1`.
+    pub format: String,
+    /// The tables.
+    pub tables: Vec<TableEntry>,
+}
+
+/// One complete table file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEntry {
+    /// Its material, `KQvKR`.
+    pub material: String,
+    /// Its file name in the directory.
+    pub file: String,
+    /// Entries (indices, positions or not).
+    pub entries: u64,
+    /// The file's size.
+    pub bytes: u64,
+    /// The file's SHA-256, in hexadecimal.
+    pub sha256: String,
+}
+
+/// A table directory that cannot be used or built.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The manifest is not what this program writes.
+    #[error("{path}: not a gamegraph chess table manifest: {message}")]
+    BadManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The directory has no manifest.
+    #[error("{dir}: no chess tables here (build them with 'gamegraph build chess --tables 3 --db {dir}')")]
+    NoTables {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A table file is damaged.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A material name is wrong.
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    /// The dense solve refused a table.
+    #[error("{material}: {source}")]
+    Solve {
+        /// The table.
+        material: Material,
+        /// Why.
+        source: gamegraph::dense::DenseError,
+    },
+}
+
+/// A position the tables cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    /// Tables hold no castling rights.
+    #[error("the position has castling rights; endgame tables hold none (write '-' in the FEN's castling field)")]
+    Castling,
+    /// Tables hold no en passant captures.
+    #[error("the position has an en passant square; endgame tables hold none (write '-' in that field)")]
+    EnPassant,
+    /// More pieces than any table.
+    #[error("{pieces} pieces on the board; the tables hold at most {max}")]
+    TooManyPieces {
+        /// Pieces on the board, kings included.
+        pieces: usize,
+        /// The most that the directory's tables hold.
+        max: usize,
+    },
+    /// The table of the position's material is not in the directory.
+    #[error("the {material} table was not built (gamegraph build chess --tables {material} --db DIR)")]
+    NotBuilt {
+        /// The material.
+        material: Material,
+    },
+    /// The table's file is damaged.
+    #[error("{0}")]
+    Damaged(String),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
+    move |source| TablebaseError::Io { path: path.to_path_buf(), source }
+}
+
+/// The file name of a table.
+pub fn file_name(material: Material) -> String {
+    format!("{material}.dtm")
+}
+
+/// A table directory opened for probing.
+pub struct Tablebase {
+    dir: PathBuf,
+    manifest: Manifest,
+    open: Mutex<HashMap<Material, Arc<TableFile>>>,
+}
+
+impl Tablebase {
+    /// Opens the tables of `dir`, reading its manifest.
+    pub fn open(dir: &Path) -> Result<Self, TablebaseError> {
+        let manifest = read_manifest(dir)?.ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+        Ok(Self { dir: dir.to_path_buf(), manifest, open: Mutex::new(HashMap::new()) })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The manifest's tables.
+    pub fn entries(&self) -> &[TableEntry] {
+        &self.manifest.tables
+    }
+
+    /// The most pieces a table of the directory holds.
+    pub fn max_pieces(&self) -> usize {
+        self.materials().iter().map(|m| m.pieces()).max().unwrap_or(2)
+    }
+
+    /// The materials of the directory's tables.
+    pub fn materials(&self) -> Vec<Material> {
+        self.manifest.tables.iter().filter_map(|t| t.material.parse::<Material>().ok()).collect()
+    }
+
+    /// The table of `material` (canonical), opened and checked the first time.
+    pub fn table(&self, material: Material) -> Result<Arc<TableFile>, ProbeError> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = open.get(&material) {
+            return Ok(Arc::clone(table));
+        }
+        let name = material.to_string();
+        let entry = self
+            .manifest
+            .tables
+            .iter()
+            .find(|t| t.material == name)
+            .ok_or(ProbeError::NotBuilt { material })?;
+        let table = TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let table = Arc::new(table);
+        open.insert(material, Arc::clone(&table));
+        Ok(table)
+    }
+
+    /// The value of `board` for its side to move.
+    pub fn probe(&self, board: &Board) -> Result<Dtm, ProbeError> {
+        check_probe(board, self.max_pieces())?;
+        let material = Material::of(board).canonical();
+        if material.pieces() == 2 {
+            return Ok(Dtm::Draw);
+        }
+        let table = self.table(material)?;
+        let index = TableIndex::new(material);
+        let placement = index.placement_of(board).expect("the board holds the table's material");
+        let entry = table.entry(index.index(&placement)).map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        entry.dtm().ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
+    }
+
+    /// The sum of the table files' sizes, by number of pieces (index 3 for 3 pieces).
+    pub fn bytes_by_pieces(&self) -> [u64; MAX_PIECES + 1] {
+        let mut out = [0; MAX_PIECES + 1];
+        for t in &self.manifest.tables {
+            if let Ok(m) = t.material.parse::<Material>() {
+                out[m.pieces()] += t.bytes;
+            }
+        }
+        out
+    }
+}
+
+/// Refuses positions no table holds: castling rights, an en passant square, too many pieces.
+pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
+    for color in [Color::White, Color::Black] {
+        let rights = board.castle_rights(color);
+        if rights.short.is_some() || rights.long.is_some() {
+            return Err(ProbeError::Castling);
+        }
+    }
+    if board.en_passant().is_some() {
+        return Err(ProbeError::EnPassant);
+    }
+    let pieces = board.occupied().len() as usize;
+    if pieces > max {
+        return Err(ProbeError::TooManyPieces { pieces, max });
+    }
+    Ok(())
+}
+
+/// Reads `dir`'s manifest, `None` if there is none.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, TablebaseError> {
+    let path = dir.join(MANIFEST);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    let bad = |message: String| TablebaseError::BadManifest { path: path.clone(), message };
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    if manifest.format != FORMAT {
+        return Err(bad(format!("format '{}', expected '{FORMAT}'", manifest.format)));
+    }
+    for t in &manifest.tables {
+        let material: Material = t.material.parse().map_err(|e: MaterialError| bad(e.to_string()))?;
+        if t.file != file_name(material) || t.entries != TableIndex::new(material).len() {
+            return Err(bad(format!("the entry of {} does not match its table", t.material)));
+        }
+    }
+    Ok(Some(manifest))
+}
+
+/// Writes `dir`'s manifest atomically.
+fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), TablebaseError> {
+    let path = dir.join(MANIFEST);
+    let mut file = tempfile::Builder::new().prefix(PARTIAL).tempfile_in(dir).map_err(io_error(dir))?;
+    let text = serde_json::to_string_pretty(manifest).expect("a manifest serialises");
+    file.write_all(text.as_bytes()).map_err(io_error(&path))?;
+    file.as_file().sync_all().map_err(io_error(&path))?;
+    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
+    Ok(())
+}
+
+/// Tables loaded whole, for building and verifying: every probe is an array read.
+pub struct LoadedTables {
+    tables: HashMap<Material, (TableIndex, Vec<Entry>)>,
+}
+
+impl LoadedTables {
+    /// No table yet.
+    pub fn new() -> Self {
+        Self { tables: HashMap::new() }
+    }
+
+    /// Adds a table's entries.
+    pub fn insert(&mut self, material: Material, entries: Vec<Entry>) {
+        self.tables.insert(material, (TableIndex::new(material), entries));
+    }
+
+    /// Whether a table is loaded.
+    pub fn contains(&self, material: Material) -> bool {
+        self.tables.contains_key(&material)
+    }
+
+    /// Drops the tables `keep` does not accept.
+    pub fn retain(&mut self, keep: impl Fn(Material) -> bool) {
+        self.tables.retain(|&m, _| keep(m));
+    }
+}
+
+impl Default for LoadedTables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChildTables for LoadedTables {
+    fn entry(&self, board: &Board) -> Entry {
+        let material = Material::of(board).canonical();
+        if material.pieces() == 2 {
+            return Entry::of(Dtm::Draw);
+        }
+        let (index, entries) = self.tables.get(&material).expect("the tables a table leads to are loaded first");
+        let p = index.placement_of(board).expect("the board holds the table's material");
+        entries[index.index(&p) as usize]
+    }
+}
+
+/// What a build reports as it goes.
+pub trait BuildObserver: Sync {
+    /// A table is already complete in the directory.
+    fn skipped(&self, material: Material);
+    /// Building a table starts, with `units` of work to do.
+    fn started(&self, material: Material, units: u64);
+    /// `units` more units of the current table are done.
+    fn advanced(&self, units: u64);
+    /// A table is written.
+    fn finished(&self, material: Material, seconds: f64, entry: &TableEntry);
+}
+
+/// Builds the tables `targets` need, themselves included, into `dir`, skipping those its
+/// manifest lists already. Returns the manifest.
+pub fn build(dir: &Path, targets: &[Material], observer: &dyn BuildObserver) -> Result<Manifest, TablebaseError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    remove_partial_files(dir)?;
+    let mut manifest =
+        read_manifest(dir)?.unwrap_or_else(|| Manifest { format: FORMAT.into(), tables: Vec::new() });
+    let mut loaded = LoadedTables::new();
+    for material in Material::closure(targets) {
+        let name = material.to_string();
+        if manifest.tables.iter().any(|t| t.material == name) {
+            observer.skipped(material);
+            continue;
+        }
+        let needed = material.successors();
+        loaded.retain(|m| needed.contains(&m));
+        for &m in &needed {
+            if !loaded.contains(m) {
+                let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
+                let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
+                loaded.insert(m, file.all()?);
+            }
+        }
+        let started = Instant::now();
+        let len = TableIndex::new(material).len();
+        observer.started(material, 2 * len);
+        let entries = build_table(material, &loaded, &|units| observer.advanced(units))
+            .map_err(|source| TablebaseError::Solve { material, source })?;
+        let entry = write_table(dir, material, &entries)?;
+        manifest.tables.push(entry.clone());
+        write_manifest(dir, &manifest)?;
+        observer.finished(material, started.elapsed().as_secs_f64(), &entry);
+        loaded.insert(material, entries);
+    }
+    Ok(manifest)
+}
+
+/// Writes one table file atomically and returns its manifest entry.
+fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<TableEntry, TablebaseError> {
+    let name = file_name(material);
+    let path = dir.join(&name);
+    let file = tempfile::Builder::new().prefix(PARTIAL).tempfile_in(dir).map_err(io_error(dir))?;
+    let mut out = std::io::BufWriter::new(file);
+    let (sha256, bytes) = file::write(&mut out, material, entries).map_err(io_error(&path))?;
+    let file = out.into_inner().map_err(|e| io_error(&path)(e.into_error()))?;
+    file.as_file().sync_all().map_err(io_error(&path))?;
+    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
+    Ok(TableEntry { material: material.to_string(), file: name, entries: entries.len() as u64, bytes, sha256 })
+}
+
+/// Removes the temporary files of a build that was killed.
+fn remove_partial_files(dir: &Path) -> Result<(), TablebaseError> {
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        if entry.file_name().to_string_lossy().starts_with(PARTIAL) {
+            fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One side to move of one table, counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SideStats {
+    /// Legal positions, over all placements on distinct squares (no symmetry folded).
+    pub positions: u64,
+    /// Positions stored (one per class of symmetric positions).
+    pub stored: u64,
+    /// Positions the side to move wins, over all placements.
+    pub wins: u64,
+    /// Drawn positions, over all placements.
+    pub draws: u64,
+    /// Positions the side to move loses, over all placements.
+    pub losses: u64,
+    /// The longest distance to mate, in plies, if any position is decided.
+    pub longest: Option<u32>,
+    /// A position at that distance.
+    pub longest_fen: Option<String>,
+    /// Its index, while counting.
+    #[serde(skip)]
+    longest_index: Option<u64>,
+}
+
+/// Statistics of one table: White to move, then Black.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableStats {
+    /// The material.
+    pub material: String,
+    /// White to move (the side named first), then Black.
+    pub sides: [SideStats; 2],
+}
+
+/// Counts a table's positions by value and side to move.
+pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
+    let index = TableIndex::new(material);
+    let half = index.len() / 2;
+    let sides = [0u64, 1].map(|side| {
+        let range = side * half..(side + 1) * half;
+        let mut s = range
+            .into_par_iter()
+            .fold(SideStats::default, |mut s, i| {
+                let Some(dtm) = entries[i as usize].dtm() else { return s };
+                let p = index.placement(i).expect("a stored position decodes");
+                let weight = if material.has_pawns() {
+                    2
+                } else if index.stabilizer(&p) == 2 {
+                    4
+                } else {
+                    8
+                };
+                s.positions += weight;
+                s.stored += 1;
+                match dtm {
+                    Dtm::Win(_) => s.wins += weight,
+                    Dtm::Loss(_) => s.losses += weight,
+                    Dtm::Draw => s.draws += weight,
+                }
+                if let Some(n) = dtm.plies().filter(|&n| s.longest.map_or(true, |l| n > l)) {
+                    s.longest = Some(n);
+                    s.longest_index = Some(i);
+                }
+                s
+            })
+            .reduce(SideStats::default, |a, b| {
+                let (longest, longest_index) =
+                    if b.longest > a.longest { (b.longest, b.longest_index) } else { (a.longest, a.longest_index) };
+                SideStats {
+                    positions: a.positions + b.positions,
+                    stored: a.stored + b.stored,
+                    wins: a.wins + b.wins,
+                    draws: a.draws + b.draws,
+                    losses: a.losses + b.losses,
+                    longest,
+                    longest_fen: None,
+                    longest_index,
+                }
+            });
+        s.longest_fen = s.longest_index.and_then(|i| index.board(&index.placement(i)?)).map(|b| b.to_string());
+        s
+    });
+    TableStats { material: material.to_string(), sides }
+}
+
+/// A stored value that its children contradict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// The position.
+    pub fen: String,
+    /// What the table holds.
+    pub stored: Option<Dtm>,
+    /// What its moves give.
+    pub expected: Option<Dtm>,
+}
+
+/// Checks every entry of a table against its children: a position's value must be the best
+/// over its moves (the table's own entries for moves that stay, `children` for the others), and
+/// exactly the indices that are positions hold one. Returns the mismatches, at most `limit`.
+pub fn verify_table(
+    material: Material,
+    entries: &[Entry],
+    children: &impl ChildTables,
+    limit: usize,
+) -> Vec<Mismatch> {
+    let index = TableIndex::new(material);
+    let found: Vec<Mismatch> = (0..index.len())
+        .into_par_iter()
+        .filter_map(|i| {
+            let stored = entries[i as usize].dtm();
+            let board = index.placement(i).and_then(|p| index.board(&p));
+            let expected = board.as_ref().and_then(|board| best_of_children(board, material, &index, entries, children));
+            (stored != expected).then(|| Mismatch {
+                fen: index.placement(i).and_then(|p| index.board(&p)).map_or(format!("index {i}"), |b| b.to_string()),
+                stored,
+                expected,
+            })
+        })
+        .take_any(limit)
+        .collect();
+    found
+}
+
+/// The value of `board` from its children's entries (`None` if one is missing): the best for
+/// the side to move, or mate or stalemate without moves.
+fn best_of_children(
+    board: &Board,
+    material: Material,
+    index: &TableIndex,
+    entries: &[Entry],
+    children: &impl ChildTables,
+) -> Option<Dtm> {
+    let mut best: Option<Dtm> = None;
+    let mut missing = false;
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let entry = if Material::of(&child).canonical() == material {
+                let p = index.placement_of(&child).expect("same material");
+                entries[index.index(&p) as usize]
+            } else {
+                children.entry(&child)
+            };
+            let Some(value) = entry.dtm().map(Dtm::negated) else {
+                missing = true;
+                continue;
+            };
+            if best.map_or(true, |b| value.rank() > b.rank()) {
+                best = Some(value);
+            }
+        }
+        false
+    });
+    if missing {
+        return None;
+    }
+    Some(best.unwrap_or(if board.checkers().is_empty() { Dtm::Draw } else { Dtm::Loss(0) }))
+}
