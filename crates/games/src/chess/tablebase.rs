@@ -276,6 +276,11 @@ impl LoadedTables {
         self.tables.insert(material, (TableIndex::new(material), entries));
     }
 
+    /// A loaded table's entries.
+    pub fn entries(&self, material: Material) -> Option<&[Entry]> {
+        self.tables.get(&material).map(|(_, entries)| entries.as_slice())
+    }
+
     /// Whether a table is loaded.
     pub fn contains(&self, material: Material) -> bool {
         self.tables.contains_key(&material)
