@@ -3,11 +3,12 @@
 //! captures and promotions from the smaller tables built before (exits carrying their distance
 //! to mate), and whose predecessors come from the un-move generator.
 
-use cozy_chess::{Board, Move};
+use cozy_chess::{Board, Move, Piece};
 use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward};
 use gamegraph::retrograde::{DenseStore, LabelStore, Side};
 use rayon::prelude::*;
 
+use super::en_passant::EnPassantPositions;
 use super::index::TableIndex;
 use super::material::Material;
 use super::{Dtm, Entry};
@@ -18,10 +19,38 @@ pub trait ChildTables: Sync {
     fn entry(&self, board: &Board) -> Entry;
 }
 
-/// One table as a layer of the dense path.
+/// One table as a layer of the dense path: its indices, then its positions with an en passant
+/// right.
 struct TableLayer<'a, C> {
     index: &'a TableIndex,
+    en_passant: EnPassantPositions,
     children: &'a C,
+}
+
+impl<C> TableLayer<'_, C> {
+    /// The board at a layer index.
+    fn board(&self, i: u64) -> Option<Board> {
+        let base = self.index.len();
+        if i < base {
+            return self.index.board(&self.index.placement(i)?);
+        }
+        let (position, file) = self.en_passant.get(i - base);
+        self.index.board_with_en_passant(&self.index.placement(position)?, file)
+    }
+
+    /// Calls `f` with the layer index of the position at table index `q` and of its versions with
+    /// an en passant right: each has the same moves (and one more).
+    fn with_en_passant_versions(&self, q: u64, f: &mut impl FnMut(u64)) {
+        f(q);
+        if self.en_passant.is_empty() {
+            return;
+        }
+        let Some(p) = self.index.placement(q) else { return };
+        for file in self.index.en_passant_files(&p) {
+            let n = self.en_passant.number(q, file).expect("found when the layer was made");
+            f(self.index.len() + n);
+        }
+    }
 }
 
 impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
@@ -29,22 +58,47 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
     const EXIT_REMOTENESS: bool = true;
 
     fn len(&self) -> u64 {
-        self.index.len()
+        self.index.len() + self.en_passant.len()
     }
 
     fn forward(&self, start: u64, out: &mut [Forward]) {
         for (i, fact) in out.iter_mut().enumerate() {
-            *fact = match self.index.placement(start + i as u64).and_then(|p| self.index.board(&p)) {
+            *fact = match self.board(start + i as u64) {
                 None => Forward::Absent,
                 Some(board) => forward_one(&board, self.children),
             };
         }
     }
 
-    fn predecessors(&self, index: u64, _: &mut (), f: impl FnMut(u64)) {
-        if let Some(p) = self.index.placement(index) {
-            self.index.unmoves(&p, f);
+    fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
+        let base = self.index.len();
+        if self.en_passant.is_empty() {
+            if let Some(p) = self.index.placement(index) {
+                self.index.unmoves(&p, f);
+            }
+            return;
         }
+        // Tables with pawns on both sides have no symmetric board: one index per un-move.
+        if index >= base {
+            // Only the double push leads to a position with an en passant right.
+            let (position, file) = self.en_passant.get(index - base);
+            let p = self.index.placement(position).expect("found as a position");
+            if let Some(q) = self.index.before_double_push(&p, file) {
+                self.with_en_passant_versions(self.index.index(&q), &mut f);
+            }
+            return;
+        }
+        let Some(p) = self.index.placement(index) else { return };
+        self.index.unmove_placements(&p, |q| {
+            let pushed = (0..self.index.slots().len()).find(|&i| q.squares[i].abs_diff(p.squares[i]) == 16);
+            if let Some(i) = pushed.filter(|&i| self.index.slots()[i].piece == Piece::Pawn) {
+                // That push leads to the position with the en passant right where it exists.
+                if self.en_passant.number(index, p.squares[i] & 7).is_some() {
+                    return;
+                }
+            }
+            self.with_en_passant_versions(self.index.index(&q), &mut f);
+        });
     }
 
     fn max_exit(&self) -> gamegraph::Stake {
@@ -84,9 +138,10 @@ fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
     Forward::Moves { inside, exit: best }
 }
 
-/// Whether a move leaves its table: a capture or a promotion.
+/// Whether a move leaves its table: a capture (en passant too) or a promotion.
 pub fn leaves_table(board: &Board, mv: Move) -> bool {
-    mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to)
+    let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file();
+    mv.promotion.is_some() || en_passant || board.colors(!board.side_to_move()).has(mv.to)
 }
 
 /// Whether exit `a` is better than `b` for the mover: a higher value, then the fastest win or
@@ -104,7 +159,8 @@ pub fn build_table(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Entry>, gamegraph::dense::DenseError> {
     let index = TableIndex::new(material);
-    let layer = TableLayer { index: &index, children };
+    let en_passant = EnPassantPositions::find(&index);
+    let layer = TableLayer { index: &index, en_passant, children };
     let store: DenseStore<u64> = solve_layer(&layer, progress)?;
     Ok((0..index.len())
         .into_par_iter()

@@ -6,14 +6,16 @@
 //!   promotions lead to;
 //! - [`index`]: the dense numbering of a table's positions, symmetries folded in;
 //! - [`unmove`]: the un-move generator, the predecessors the kernel walks back along;
+//! - [`en_passant`]: the positions with an en passant right that pawn moves lead to;
 //! - [`generate`]: one table as a layer of the core's dense solve;
 //! - [`file`]: the table files (zstd blocks, probed without loading the file);
 //! - [`tablebase`]: a directory of tables with its manifest: building, probing, statistics,
 //!   verification.
 //!
-//! Tables hold neither castling rights nor en passant captures, and values are distances to mate
-//! without the 50-move rule, as in the Nalimov and Gaviota tables (see `docs/chess.md`).
+//! Tables hold no castling rights, and values are distances to mate without the 50-move rule, as
+//! in the Nalimov and Gaviota tables (see `docs/chess.md`).
 
+pub mod en_passant;
 pub mod file;
 pub mod generate;
 pub mod index;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cozy_chess::{Board, Color};
+use cozy_chess::{Board, BoardBuilder, Color, Piece, Rank, Square};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -98,9 +98,6 @@ pub enum ProbeError {
     /// Tables hold no castling rights.
     #[error("the position has castling rights; endgame tables hold none (write '-' in the FEN's castling field)")]
     Castling,
-    /// Tables hold no en passant captures.
-    #[error("the position has an en passant square; endgame tables hold none (write '-' in that field)")]
-    EnPassant,
     /// More pieces than any table.
     #[error("{pieces} pieces on the board; the tables hold at most {max}")]
     TooManyPieces {
@@ -184,8 +181,18 @@ impl Tablebase {
     }
 
     /// The value of `board` for its side to move.
+    ///
+    /// Tables hold no en passant rights: a board whose en passant capture is legal is valued
+    /// from its moves (one ply, each child from the tables); one whose en passant square allows
+    /// no capture (as after any double push) is the table's position.
     pub fn probe(&self, board: &Board) -> Result<Dtm, ProbeError> {
         check_probe(board, self.max_pieces())?;
+        if board.en_passant().is_some() {
+            if has_en_passant_capture(board) {
+                return self.probe_by_moves(board);
+            }
+            return self.probe(&without_en_passant(board));
+        }
         let material = Material::of(board).canonical();
         if material.pieces() == 2 {
             return Ok(Dtm::Draw);
@@ -195,6 +202,28 @@ impl Tablebase {
         let placement = index.placement_of(board).expect("the board holds the table's material");
         let entry = table.entry(index.index(&placement)).map_err(|e| ProbeError::Damaged(e.to_string()))?;
         entry.dtm().ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
+    }
+
+    /// The best value over the moves of `board`, each child probed.
+    fn probe_by_moves(&self, board: &Board) -> Result<Dtm, ProbeError> {
+        let mut children = Vec::new();
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                children.push(child);
+            }
+            false
+        });
+        let mut best: Option<Dtm> = None;
+        for child in &children {
+            let value = self.probe(child)?.negated();
+            if best.map_or(true, |b| value.rank() > b.rank()) {
+                best = Some(value);
+            }
+        }
+        // Reached only with an en passant capture, so there is a move.
+        Ok(best.unwrap_or(Dtm::Draw))
     }
 
     /// The sum of the table files' sizes, by number of pieces (index 3 for 3 pieces).
@@ -209,7 +238,7 @@ impl Tablebase {
     }
 }
 
-/// Refuses positions no table holds: castling rights, an en passant square, too many pieces.
+/// Refuses positions no table holds: castling rights, too many pieces.
 pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
     for color in [Color::White, Color::Black] {
         let rights = board.castle_rights(color);
@@ -217,14 +246,32 @@ pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
             return Err(ProbeError::Castling);
         }
     }
-    if board.en_passant().is_some() {
-        return Err(ProbeError::EnPassant);
-    }
     let pieces = board.occupied().len() as usize;
     if pieces > max {
         return Err(ProbeError::TooManyPieces { pieces, max });
     }
     Ok(())
+}
+
+/// Whether the side to move can capture en passant.
+pub fn has_en_passant_capture(board: &Board) -> bool {
+    let Some(file) = board.en_passant() else { return false };
+    let rank = if board.side_to_move() == Color::White { Rank::Sixth } else { Rank::Third };
+    let target = Square::new(file, rank);
+    let pawns = board.colored_pieces(board.side_to_move(), Piece::Pawn);
+    let mut found = false;
+    board.generate_moves_for(pawns, |moves| {
+        found |= moves.to.has(target);
+        found
+    });
+    found
+}
+
+/// The same board without its en passant square.
+pub fn without_en_passant(board: &Board) -> Board {
+    let mut builder = BoardBuilder::from_board(board);
+    builder.en_passant = None;
+    builder.build().expect("a legal board stays legal without its en passant square")
 }
 
 /// Reads `dir`'s manifest, `None` if there is none.
@@ -518,13 +565,7 @@ fn best_of_children(
         for mv in moves {
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let entry = if Material::of(&child).canonical() == material {
-                let p = index.placement_of(&child).expect("same material");
-                entries[index.index(&p) as usize]
-            } else {
-                children.entry(&child)
-            };
-            let Some(value) = entry.dtm().map(Dtm::negated) else {
+            let Some(value) = stored_value(&child, material, index, entries, children).map(Dtm::negated) else {
                 missing = true;
                 continue;
             };
@@ -538,4 +579,23 @@ fn best_of_children(
         return None;
     }
     Some(best.unwrap_or(if board.checkers().is_empty() { Dtm::Draw } else { Dtm::Loss(0) }))
+}
+
+/// The value of a child as the tables give it: its entry, or where it has an en passant capture
+/// (which no entry holds), the best over its own moves.
+fn stored_value(
+    board: &Board,
+    material: Material,
+    index: &TableIndex,
+    entries: &[Entry],
+    children: &impl ChildTables,
+) -> Option<Dtm> {
+    if Material::of(board).canonical() != material {
+        return children.entry(board).dtm();
+    }
+    if has_en_passant_capture(board) {
+        return best_of_children(board, material, index, entries, children);
+    }
+    let p = index.placement_of(board).expect("same material");
+    entries[index.index(&p) as usize].dtm()
 }
