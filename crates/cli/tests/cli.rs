@@ -1,41 +1,12 @@
 //! The `gamegraph` command end to end: outputs of every command and the handling of bad input.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args, "");
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
-
-/// Runs a command that must fail cleanly: non-zero exit, a one-line message, no panic.
-fn fails(args: &[&str], stdin: &str) -> String {
-    let out = run(args, stdin);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line expected, got {stderr}");
-    stderr
-}
+mod common;
+use common::{fails, json, ok, run};
 
 const SEED_TREE: &str = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
 

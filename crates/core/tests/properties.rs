@@ -2,7 +2,7 @@
 //! naive per-threshold fixpoints on cyclic graphs, the seed's recursion on acyclic graphs, and
 //! plain minimax on random trees.
 
-use gamegraph::dense::{Exit, solve_layer, ByteStore, DenseLayer, Forward};
+use gamegraph::dense::{solve_layer, ByteStore, DenseLayer, Exit, Forward};
 use gamegraph::graph::GameGraph;
 use gamegraph::retrograde::{DenseStore, LabelStore, Side};
 use gamegraph::search::Algorithm;
@@ -221,7 +221,10 @@ impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
                 let exit = succ
                     .iter()
                     .filter(|&&v| v as usize >= self.k)
-                    .map(|&v| Exit { value: -self.outside[v as usize], remoteness: self.remoteness[v as usize] })
+                    .map(|&v| Exit {
+                        value: -self.outside[v as usize],
+                        remoteness: self.remoteness[v as usize],
+                    })
                     .max_by_key(|e| (e.value, -(e.value.signum() * e.remoteness as i32)));
                 let exit = exit.map(|e| if DISTANCES { e } else { Exit::new(e.value) });
                 Forward::Moves { inside, exit }

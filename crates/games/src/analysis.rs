@@ -464,7 +464,11 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             if let Some(score) = game.immediate_score(pos) {
                 // A decisive database value carries its distance to the end (a distance to mate).
                 let remoteness = decisive_parts(score).map(|(_, plies)| plies);
-                return Ok(PositionValue { value: Value::exact(self.weak(score), remoteness), best: None, nodes: 0 });
+                return Ok(PositionValue {
+                    value: Value::exact(self.weak(score), remoteness),
+                    best: None,
+                    nodes: 0,
+                });
             }
         }
         let engine = self.engine()?;

@@ -64,7 +64,9 @@ fn krk_and_kqk_match_the_public_counts() {
 #[test]
 fn longest_mates_are_the_published_ones() {
     let loaded = build(&["KPvK", "KBBvK", "KBNvK", "KQvKR"]);
-    for (name, moves) in [("KQvK", 10), ("KRvK", 16), ("KPvK", 28), ("KBBvK", 19), ("KBNvK", 33), ("KQvKR", 35)] {
+    for (name, moves) in
+        [("KQvK", 10), ("KRvK", 16), ("KPvK", 28), ("KBBvK", 19), ("KBNvK", 33), ("KQvKR", 35)]
+    {
         let m = material(name);
         let stats = table_stats(m, entries(&loaded, name));
         let longest_win = stats.sides[0].longest.unwrap();
@@ -129,8 +131,11 @@ impl BruteForce {
             let decided: Vec<(usize, Dtm)> = (0..len)
                 .filter(|&i| legal[i] && values[i].is_none())
                 .filter_map(|i| {
-                    let children: Vec<Option<Dtm>> =
-                        inside[i].iter().map(|&c| values[c as usize]).chain(exits[i].iter().map(|&d| Some(d))).collect();
+                    let children: Vec<Option<Dtm>> = inside[i]
+                        .iter()
+                        .map(|&c| values[c as usize])
+                        .chain(exits[i].iter().map(|&d| Some(d)))
+                        .collect();
                     if n % 2 == 1 {
                         children.contains(&Some(Dtm::Loss(n - 1))).then_some((i, Dtm::Win(n)))
                     } else {
@@ -209,8 +214,16 @@ fn kings_touch(board: &Board) -> bool {
 fn three_piece_tables_equal_a_brute_force_over_every_placement() {
     let loaded = build(&["KQvK", "KRvK", "KPvK"]);
     let mut solved: HashMap<&str, (AllPlacements, BruteForce)> = HashMap::new();
-    for (name, piece) in [("KQvK", Piece::Queen), ("KRvK", Piece::Rook), ("KBvK", Piece::Bishop), ("KNvK", Piece::Knight), ("KPvK", Piece::Pawn)] {
-        let all = AllPlacements { pieces: vec![(Color::White, Piece::King), (Color::Black, Piece::King), (Color::White, piece)] };
+    for (name, piece) in [
+        ("KQvK", Piece::Queen),
+        ("KRvK", Piece::Rook),
+        ("KBvK", Piece::Bishop),
+        ("KNvK", Piece::Knight),
+        ("KPvK", Piece::Pawn),
+    ] {
+        let all = AllPlacements {
+            pieces: vec![(Color::White, Piece::King), (Color::Black, Piece::King), (Color::White, piece)],
+        };
         let outside = |child: &Board| -> Dtm {
             // A capture leaves the bare kings; a promotion, a table solved above.
             if child.occupied().len() == 2 {
@@ -302,7 +315,8 @@ fn unmoves_invert_the_legal_moves() {
                                 child.play_unchecked(mv);
                                 // The same pieces on the same squares (a double push leaves
                                 // an en passant file, which tables do not keep).
-                                reaches |= index.placement_of(&child).is_some_and(|c| index.same_board(&c, &p));
+                                reaches |=
+                                    index.placement_of(&child).is_some_and(|c| index.same_board(&c, &p));
                             }
                         }
                         false

@@ -42,7 +42,11 @@ pub fn run(args: &BuildArgs) -> Result<()> {
         if args.out.is_some() || args.from.is_some() || args.stones.is_some() {
             bail!("build chess takes --tables and --db, not --out, --from or --stones");
         }
-        return crate::commands::chess::build(args.tables.as_deref(), args.game.db.as_deref(), args.output.json);
+        return crate::commands::chess::build(
+            args.tables.as_deref(),
+            args.game.db.as_deref(),
+            args.output.json,
+        );
     }
     if args.tables.is_some() {
         bail!("--tables is for chess endgame tables; {} has none", args.game.game);

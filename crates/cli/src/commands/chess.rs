@@ -43,7 +43,8 @@ impl BuildObserver for Bars {
         .expect("a valid template")
         .progress_chars("=> ");
         let bar = if self.quiet { ProgressBar::hidden() } else { ProgressBar::new(units) };
-        *self.bar.lock().expect("not poisoned") = Some(bar.with_style(style).with_message(material.to_string()));
+        *self.bar.lock().expect("not poisoned") =
+            Some(bar.with_style(style).with_message(material.to_string()));
     }
 
     fn advanced(&self, units: u64) {
@@ -105,7 +106,9 @@ pub fn build(spec: Option<&str>, dir: Option<&Path>, json: bool) -> Result<()> {
 
 /// The chess game with the tables of `dir`.
 fn chess_with(dir: Option<&Path>, command: &str) -> Result<Chess> {
-    let Some(dir) = dir else { bail!("{command} chess reads endgame tables: give their directory with --db DIR") };
+    let Some(dir) = dir else {
+        bail!("{command} chess reads endgame tables: give their directory with --db DIR")
+    };
     let tables = Tablebase::open(dir)?;
     Ok(Chess::with_tables(std::sync::Arc::new(tables)))
 }
@@ -152,11 +155,8 @@ pub fn solve(position: Option<&str>, dir: Option<&Path>, json: bool) -> Result<(
     let board = parse_fen(text).with_context(|| format!("bad chess position '{}'", excerpt(text)))?;
     tables.probe(&board)?;
     let analysis = analyzer.analyze(&board)?;
-    let mut moves: Vec<(String, String, Dtm)> = analysis
-        .moves
-        .iter()
-        .map(|m| (m.notation.clone(), m.position.clone(), dtm_of(&m.value)))
-        .collect();
+    let mut moves: Vec<(String, String, Dtm)> =
+        analysis.moves.iter().map(|m| (m.notation.clone(), m.position.clone(), dtm_of(&m.value))).collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.2.rank()));
     let value = dtm_of(&analysis.value);
     if json {
@@ -280,7 +280,10 @@ pub fn bench(pieces: usize, perft_depth: u32, probes: u64, json: bool) -> Result
         }));
     }
     for (name, leaves, s) in &perft {
-        say!("perft {perft_depth} {name:<10} {leaves:>12} leaves in {s:>6.2} s ({:.1} M leaves/s)", *leaves as f64 / s / 1e6);
+        say!(
+            "perft {perft_depth} {name:<10} {leaves:>12} leaves in {s:>6.2} s ({:.1} M leaves/s)",
+            *leaves as f64 / s / 1e6
+        );
     }
     say!("built the {} tables of 3 to {pieces} pieces in {seconds:.1} s (files written)", targets.len());
     for (n, b) in bytes.iter().enumerate().filter(|(_, &b)| b > 0) {

@@ -49,7 +49,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         if args.analyze || args.weak || args.stats || args.depth.is_some() {
             bail!("solve chess reads endgame tables: --analyze, --weak, --stats and --depth do not apply");
         }
-        return crate::commands::chess::solve(args.position.as_deref(), args.game.db.as_deref(), args.output.json);
+        return crate::commands::chess::solve(
+            args.position.as_deref(),
+            args.game.db.as_deref(),
+            args.output.json,
+        );
     }
     with_game(&args.game, Solve(args))
 }

@@ -111,7 +111,12 @@ impl std::fmt::Debug for TableFile {
 impl TableFile {
     /// Opens the table of `material` at `path`, which must hold `entries` entries and, when
     /// `sha256` is given, have that digest.
-    pub fn open(path: &Path, material: Material, entries: u64, sha256: Option<&str>) -> Result<Self, FileError> {
+    pub fn open(
+        path: &Path,
+        material: Material,
+        entries: u64,
+        sha256: Option<&str>,
+    ) -> Result<Self, FileError> {
         let io = |source| FileError::Io { path: path.to_path_buf(), source };
         let damaged = |message: String| FileError::Damaged { path: path.to_path_buf(), message };
         let file = File::open(path).map_err(io)?;
@@ -152,7 +157,14 @@ impl TableFile {
         if offsets[0] != table_end as u64 || !ordered || offsets[blocks] != map.len() as u64 {
             return Err(damaged("the block offsets do not match the file".into()));
         }
-        Ok(Self { path: path.to_path_buf(), map, material, entries, offsets, cache: Mutex::new(HashMap::new()) })
+        Ok(Self {
+            path: path.to_path_buf(),
+            map,
+            material,
+            entries,
+            offsets,
+            cache: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The table's material.

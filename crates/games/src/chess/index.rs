@@ -113,7 +113,10 @@ impl TableIndex {
     /// The index of a canonical material.
     pub fn new(material: Material) -> Self {
         debug_assert!(material.is_canonical());
-        let mut slots = vec![Slot { color: Color::White, piece: Piece::King }, Slot { color: Color::Black, piece: Piece::King }];
+        let mut slots = vec![
+            Slot { color: Color::White, piece: Piece::King },
+            Slot { color: Color::Black, piece: Piece::King },
+        ];
         for (side, color) in [Color::White, Color::Black].into_iter().enumerate() {
             for (i, &piece) in PIECES.iter().enumerate() {
                 for _ in 0..material.count(side, i) {
@@ -302,7 +305,8 @@ impl TableIndex {
 
     /// The board as sorted (square, piece group) pairs: equal for equal boards.
     fn cells(&self, p: &Placement) -> Vec<(u8, usize)> {
-        let mut cells: Vec<(u8, usize)> = (0..self.slots.len()).map(|i| (p.squares[i], self.group(i))).collect();
+        let mut cells: Vec<(u8, usize)> =
+            (0..self.slots.len()).map(|i| (p.squares[i], self.group(i))).collect();
         cells.sort_unstable();
         cells
     }
@@ -330,7 +334,8 @@ impl TableIndex {
         for s in board.occupied() {
             let piece = board.piece_on(s).expect("an occupied square holds a piece");
             let owner = color(board.color_on(s).expect("an occupied square has a colour"));
-            let i = (0..self.slots.len()).find(|&i| !used[i] && self.slots[i] == Slot { color: owner, piece })?;
+            let i =
+                (0..self.slots.len()).find(|&i| !used[i] && self.slots[i] == Slot { color: owner, piece })?;
             used[i] = true;
             squares[i] = if flip { s as u8 ^ 56 } else { s as u8 };
         }

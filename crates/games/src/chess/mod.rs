@@ -278,9 +278,14 @@ impl Notation for Chess {
         let mut moves = Vec::new();
         self.moves(pos, &mut moves);
         let wanted = text.trim();
-        moves.into_iter().find(|&mv| self.format_move(pos, mv) == wanted.to_ascii_lowercase()).ok_or_else(|| {
-            NotationError::new(1, format!("'{wanted}' is not a legal move here (moves are written like e2e4 or e7e8q)"))
-        })
+        moves.into_iter().find(|&mv| self.format_move(pos, mv) == wanted.to_ascii_lowercase()).ok_or_else(
+            || {
+                NotationError::new(
+                    1,
+                    format!("'{wanted}' is not a legal move here (moves are written like e2e4 or e7e8q)"),
+                )
+            },
+        )
     }
 
     /// Writes a move in UCI notation, castling as the king's two-square move.
@@ -301,7 +306,7 @@ impl Notation for Chess {
 pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
     use cozy_chess::FenParseError as E;
     let text = text.trim();
-    text.parse::<Board>().map_err(|e| {
+    let board = text.parse::<Board>().map_err(|e| {
         let field = match e {
             E::InvalidBoard => 0,
             E::InvalidSideToMove => 1,
@@ -319,8 +324,10 @@ pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
             .min(text.chars().count())
             + 1;
         let what = match e {
-            E::InvalidBoard => "the pieces (ranks 8 to 1 separated by '/') or an illegal position (kings, \
-                                pawns on the first or last rank, the side not to move in check)",
+            E::InvalidBoard => {
+                "the pieces (ranks 8 to 1 separated by '/') or an illegal position (kings, \
+                                pawns on the first or last rank, the side not to move in check)"
+            }
             E::InvalidSideToMove => "the side to move (w or b)",
             E::InvalidCastlingRights => "the castling rights (KQkq or -)",
             E::InvalidEnPassant => "the en passant square",
@@ -330,7 +337,12 @@ pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
             E::TooManyFields => "a FEN has six fields; there are more",
         };
         NotationError::new(column, format!("bad FEN: {what}"))
-    })
+    })?;
+    // cozy-chess accepts kings side by side; chess does not.
+    if cozy_chess::get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+        return Err(NotationError::new(1, "illegal position: the kings stand side by side"));
+    }
+    Ok(board)
 }
 
 impl PositionKey for Chess {
@@ -344,7 +356,11 @@ impl Evaluate for Chess {
     fn evaluate(&self, pos: &Board) -> Score {
         const VALUE: [Score; 5] = [900, 500, 330, 320, 100];
         let side = |c: Color| -> Score {
-            material::PIECES.iter().zip(VALUE).map(|(&p, v)| pos.colored_pieces(c, p).len() as Score * v).sum()
+            material::PIECES
+                .iter()
+                .zip(VALUE)
+                .map(|(&p, v)| pos.colored_pieces(c, p).len() as Score * v)
+                .sum()
         };
         let us = pos.side_to_move();
         side(us) - side(!us)

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cozy_chess::{Board, BoardBuilder, Color, Piece, Rank, Square};
+use cozy_chess::{get_king_moves, Board, BoardBuilder, Color, Piece, Rank, Square};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +96,9 @@ pub enum TablebaseError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProbeError {
     /// Tables hold no castling rights.
-    #[error("the position has castling rights; endgame tables hold none (write '-' in the FEN's castling field)")]
+    #[error(
+        "the position has castling rights; endgame tables hold none (write '-' in the FEN's castling field)"
+    )]
     Castling,
     /// More pieces than any table.
     #[error("{pieces} pieces on the board; the tables hold at most {max}")]
@@ -115,6 +117,9 @@ pub enum ProbeError {
     /// The table's file is damaged.
     #[error("{0}")]
     Damaged(String),
+    /// The kings stand side by side.
+    #[error("illegal position: the kings stand side by side")]
+    KingsTouch,
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
@@ -136,7 +141,8 @@ pub struct Tablebase {
 impl Tablebase {
     /// Opens the tables of `dir`, reading its manifest.
     pub fn open(dir: &Path) -> Result<Self, TablebaseError> {
-        let manifest = read_manifest(dir)?.ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+        let manifest =
+            read_manifest(dir)?.ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
         Ok(Self { dir: dir.to_path_buf(), manifest, open: Mutex::new(HashMap::new()) })
     }
 
@@ -173,8 +179,9 @@ impl Tablebase {
             .iter()
             .find(|t| t.material == name)
             .ok_or(ProbeError::NotBuilt { material })?;
-        let table = TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
-            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let table =
+            TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
+                .map_err(|e| ProbeError::Damaged(e.to_string()))?;
         let table = Arc::new(table);
         open.insert(material, Arc::clone(&table));
         Ok(table)
@@ -201,7 +208,9 @@ impl Tablebase {
         let index = TableIndex::new(material);
         let placement = index.placement_of(board).expect("the board holds the table's material");
         let entry = table.entry(index.index(&placement)).map_err(|e| ProbeError::Damaged(e.to_string()))?;
-        entry.dtm().ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
+        entry
+            .dtm()
+            .ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
     }
 
     /// The best value over the moves of `board`, each child probed.
@@ -245,6 +254,9 @@ pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
         if rights.short.is_some() || rights.long.is_some() {
             return Err(ProbeError::Castling);
         }
+    }
+    if get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+        return Err(ProbeError::KingsTouch);
     }
     let pieces = board.occupied().len() as usize;
     if pieces > max {
@@ -351,7 +363,8 @@ impl ChildTables for LoadedTables {
         if material.pieces() == 2 {
             return Entry::of(Dtm::Draw);
         }
-        let (index, entries) = self.tables.get(&material).expect("the tables a table leads to are loaded first");
+        let (index, entries) =
+            self.tables.get(&material).expect("the tables a table leads to are loaded first");
         let p = index.placement_of(board).expect("the board holds the table's material");
         entries[index.index(&p) as usize]
     }
@@ -371,7 +384,11 @@ pub trait BuildObserver: Sync {
 
 /// Builds the tables `targets` need, themselves included, into `dir`, skipping those its
 /// manifest lists already. Returns the manifest.
-pub fn build(dir: &Path, targets: &[Material], observer: &dyn BuildObserver) -> Result<Manifest, TablebaseError> {
+pub fn build(
+    dir: &Path,
+    targets: &[Material],
+    observer: &dyn BuildObserver,
+) -> Result<Manifest, TablebaseError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     remove_partial_files(dir)?;
     let mut manifest =
@@ -379,9 +396,14 @@ pub fn build(dir: &Path, targets: &[Material], observer: &dyn BuildObserver) -> 
     let mut loaded = LoadedTables::new();
     for material in Material::closure(targets) {
         let name = material.to_string();
-        if manifest.tables.iter().any(|t| t.material == name) {
-            observer.skipped(material);
-            continue;
+        if let Some(kept) = manifest.tables.iter().position(|t| t.material == name) {
+            // A resumed build checks what it keeps: a damaged or missing file is built again.
+            let t = &manifest.tables[kept];
+            if TableFile::open(&dir.join(&t.file), material, t.entries, Some(&t.sha256)).is_ok() {
+                observer.skipped(material);
+                continue;
+            }
+            manifest.tables.remove(kept);
         }
         let needed = material.successors();
         loaded.retain(|m| needed.contains(&m));
@@ -416,7 +438,13 @@ fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<Tabl
     let file = out.into_inner().map_err(|e| io_error(&path)(e.into_error()))?;
     file.as_file().sync_all().map_err(io_error(&path))?;
     file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
-    Ok(TableEntry { material: material.to_string(), file: name, entries: entries.len() as u64, bytes, sha256 })
+    Ok(TableEntry {
+        material: material.to_string(),
+        file: name,
+        entries: entries.len() as u64,
+        bytes,
+        sha256,
+    })
 }
 
 /// Removes the temporary files of a build that was killed.
@@ -493,8 +521,11 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
                 s
             })
             .reduce(SideStats::default, |a, b| {
-                let (longest, longest_index) =
-                    if b.longest > a.longest { (b.longest, b.longest_index) } else { (a.longest, a.longest_index) };
+                let (longest, longest_index) = if b.longest > a.longest {
+                    (b.longest, b.longest_index)
+                } else {
+                    (a.longest, a.longest_index)
+                };
                 SideStats {
                     positions: a.positions + b.positions,
                     stored: a.stored + b.stored,
@@ -506,7 +537,8 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
                     longest_index,
                 }
             });
-        s.longest_fen = s.longest_index.and_then(|i| index.board(&index.placement(i)?)).map(|b| b.to_string());
+        s.longest_fen =
+            s.longest_index.and_then(|i| index.board(&index.placement(i)?)).map(|b| b.to_string());
         s
     });
     TableStats { material: material.to_string(), sides }
@@ -538,9 +570,13 @@ pub fn verify_table(
         .filter_map(|i| {
             let stored = entries[i as usize].dtm();
             let board = index.placement(i).and_then(|p| index.board(&p));
-            let expected = board.as_ref().and_then(|board| best_of_children(board, material, &index, entries, children));
+            let expected =
+                board.as_ref().and_then(|board| best_of_children(board, material, &index, entries, children));
             (stored != expected).then(|| Mismatch {
-                fen: index.placement(i).and_then(|p| index.board(&p)).map_or(format!("index {i}"), |b| b.to_string()),
+                fen: index
+                    .placement(i)
+                    .and_then(|p| index.board(&p))
+                    .map_or(format!("index {i}"), |b| b.to_string()),
                 stored,
                 expected,
             })
@@ -565,7 +601,8 @@ fn best_of_children(
         for mv in moves {
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let Some(value) = stored_value(&child, material, index, entries, children).map(Dtm::negated) else {
+            let Some(value) = stored_value(&child, material, index, entries, children).map(Dtm::negated)
+            else {
                 missing = true;
                 continue;
             };

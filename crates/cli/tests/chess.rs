@@ -1,0 +1,165 @@
+//! `gamegraph` on chess end to end: perft, building tables (and resuming a killed build with
+//! identical files), solving, statistics, verification, and every kind of bad input.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{fails, json, ok, run};
+
+const KRK: &str = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1";
+
+/// A directory with the tables `spec` needs.
+fn tables(spec: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&["build", "chess", "--tables", spec, "--db", dir.path().to_str().unwrap()]);
+    dir
+}
+
+/// The table files of a directory and their bytes, by name.
+fn table_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".dtm"))
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn perft_counts_the_standard_positions() {
+    assert_eq!(ok(&["perft", "chess", "3"]).trim(), "8902");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(ok(&["perft", "chess", "3", kiwipete]).trim(), "97862");
+}
+
+#[test]
+fn solve_gives_the_distance_to_mate_and_every_move() {
+    let dir = tables("KRvK");
+    let db = dir.path().to_str().unwrap();
+    let text = ok(&["solve", "chess", KRK, "--db", db]);
+    assert!(text.contains(&format!("{KRK}: win in 16 (31 plies)")), "{text}");
+    assert!(text.contains("b2b1  win in 16 (31 plies)  (best)"), "{text}");
+    assert!(text.contains("b2c2  draw"), "{text}");
+    let v = json(&["solve", "chess", KRK, "--db", db, "--json"]);
+    assert_eq!(v["value"]["outcome"], "win");
+    assert_eq!(v["value"]["plies"], 31);
+    assert_eq!(v["moves_to_mate"], 16);
+    // Best first: the first move keeps the win at its distance, the last throws the rook away.
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["value"]["plies"], 31);
+    assert_eq!(moves.len(), 16);
+    // One FEN a line, answers that read back in.
+    let lines = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1\n\nk7/1R6/1K6/8/8/8/8/8 b - - 0 1\n8/8/8/8/8/8/1Rk5/K7 b - - 0 1; loss 32\n";
+    let out = run(&["solve", "chess", "-", "--db", db], lines);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "8/8/8/8/8/2k5/1R6/K7 w - - 0 1; win 31\nk7/1R6/1K6/8/8/8/8/8 b - - 0 1; draw\n8/8/8/8/8/8/1Rk5/K7 b - - 0 1; loss 32\n"
+    );
+    // A mated side to move.
+    let out = run(&["solve", "chess", "-", "--db", db], "R1k5/8/2K5/8/8/8/8/8 b - - 0 1\n");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "R1k5/8/2K5/8/8/8/8/8 b - - 0 1; loss 0\n");
+}
+
+#[test]
+fn stats_and_verify_report_the_tables() {
+    let dir = tables("KQvK");
+    let db = dir.path().to_str().unwrap();
+    let v = json(&["stats", "chess", "--db", db, "--json"]);
+    let kqk = &v["tables"][0];
+    assert_eq!(kqk["material"], "KQvK");
+    assert_eq!(kqk["sides"][0]["longest"], 19);
+    assert_eq!(kqk["sides"][1]["stored"], 28_056);
+    let text = ok(&["verify", "chess", "--db", db]);
+    assert!(text.contains("KQvK: 59136 entries, 0 inconsistent"), "{text}");
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error() {
+    let dir = tables("KRvK");
+    let db = dir.path().to_str().unwrap();
+    let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/K7 x - - 0 1", "--db", db], "");
+    assert!(err.contains("column 22") && err.contains("side to move"), "{err}");
+    let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R9/K7 w - - 0 1", "--db", db], "");
+    assert!(err.contains("column 1") && err.contains("pieces"), "{err}");
+    let err = fails(&["solve", "chess", "8/8/8/8/8/8/1k6/K1R5 w - - 0 1", "--db", db], "");
+    assert!(err.contains("kings stand side by side"), "{err}");
+    let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/7Q/K7 w - - 0 1", "--db", db], "");
+    assert!(err.contains("KQvK table was not built"), "{err}");
+    let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/KQ6 w - - 0 1", "--db", db], "");
+    assert!(err.contains("4 pieces") && err.contains("at most 3"), "{err}");
+    let err =
+        fails(&["solve", "chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "--db", db], "");
+    assert!(err.contains("32 pieces") && err.contains("at most 3"), "{err}");
+    let err = fails(&["solve", "chess", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "--db", db], "");
+    assert!(err.contains("castling"), "{err}");
+    let err = fails(&["solve", "chess", "-", "--db", db], "8/8/8/8/8/2k5/1R6/K7 w - - 0 1\nnot a fen\n");
+    assert!(err.contains("line 2"), "{err}");
+    let err = fails(&["solve", "chess", KRK], "");
+    assert!(err.contains("--db"), "{err}");
+    let empty = tempfile::tempdir().unwrap();
+    let err = fails(&["solve", "chess", KRK, "--db", empty.path().to_str().unwrap()], "");
+    assert!(err.contains("no chess tables here"), "{err}");
+    let err = fails(&["build", "chess", "--tables", "KQvKX", "--db", db], "");
+    assert!(err.contains("'X' is not a piece"), "{err}");
+    let err = fails(&["build", "chess", "--tables", "6", "--db", db], "");
+    assert!(err.contains("3 to 5"), "{err}");
+    let err = fails(&["build", "chess", "--db", db], "");
+    assert!(err.contains("--tables"), "{err}");
+    // A damaged file is refused by name.
+    let file = dir.path().join("KRvK.dtm");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let err = fails(&["solve", "chess", KRK, "--db", db], "");
+    assert!(err.contains("KRvK.dtm") && err.contains("SHA-256"), "{err}");
+    let err = fails(&["verify", "chess", "--db", db], "");
+    assert!(err.contains("KRvK.dtm"), "{err}");
+}
+
+#[test]
+fn a_killed_build_resumes_with_identical_files() {
+    let reference = tables("KQvKR");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(["build", "chess", "--tables", "KQvKR", "--db", path])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once the manifest lists the smaller tables, in the middle of KQvKR.
+    let listed = || {
+        std::fs::read_to_string(dir.path().join("manifest.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map_or(0, |m| m["tables"].as_array().unwrap().len())
+    };
+    while listed() < 2 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!dir.path().join("KQvKR.dtm").exists(), "killed before the last table was written");
+    // A damaged kept file is built again too.
+    let kept = dir.path().join("KQvK.dtm");
+    let mut bytes = std::fs::read(&kept).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&kept, bytes).unwrap();
+    let resumed = json(&["build", "chess", "--tables", "KQvKR", "--db", path, "--json"]);
+    let built: Vec<&str> =
+        resumed["built"].as_array().unwrap().iter().map(|b| b["material"].as_str().unwrap()).collect();
+    assert!(built.contains(&"KQvK") && built.contains(&"KQvKR") && !built.contains(&"KRvK"), "{built:?}");
+    assert_eq!(table_files(dir.path()), table_files(reference.path()));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
