@@ -52,6 +52,9 @@ pub struct BenchChessArgs {
     /// Random positions probed from the files.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub probes: u64,
+    /// Probe the tables of this directory instead of building any.
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub output: JsonFlag,
 }
@@ -134,9 +137,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         BenchCommand::Ordering(args) => ordering(args),
         BenchCommand::Oware(args) => crate::commands::oware::bench(args),
         BenchCommand::Othello(args) => othello(args),
-        BenchCommand::Chess(args) => {
-            crate::commands::chess::bench(args.pieces.into(), args.perft, args.probes, args.output.json)
-        }
+        BenchCommand::Chess(args) => crate::commands::chess::bench(
+            args.pieces.into(),
+            args.perft,
+            args.probes,
+            args.db.as_deref(),
+            args.output.json,
+        ),
     }
 }
 

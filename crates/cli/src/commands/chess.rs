@@ -187,7 +187,7 @@ pub fn stats(dir: &Path, json: bool) -> Result<()> {
     let mut all = Vec::new();
     for entry in tables.entries() {
         let material: Material = entry.material.parse()?;
-        let file = tables.table(material)?;
+        let file = &tables.table(material)?.file;
         all.push(table_stats(material, &file.all()?));
     }
     if json {
@@ -232,11 +232,11 @@ pub fn verify(dir: &Path) -> Result<()> {
     let mut wrong = 0;
     for entry in tables.entries() {
         let material: Material = entry.material.parse()?;
-        let file = tables.table(material)?;
+        let file = &tables.table(material)?.file;
         let entries = file.all()?;
         for m in material.successors() {
             if !loaded.contains(m) {
-                loaded.insert(m, tables.table(m)?.all()?);
+                loaded.insert(m, tables.table(m)?.file.all()?);
             }
         }
         let mismatches = verify_table(material, &entries, &loaded, 5);
@@ -256,8 +256,17 @@ pub fn verify(dir: &Path) -> Result<()> {
 }
 
 /// `bench chess`: perft on the standard positions, then every table of up to `pieces` pieces
-/// built from scratch in a temporary directory, then random probes of the files.
-pub fn bench(pieces: usize, perft_depth: u32, probes: u64, json: bool) -> Result<()> {
+/// built from scratch in a temporary directory, then random probes of the files; with `db`,
+/// only probes of that directory's tables.
+pub fn bench(pieces: usize, perft_depth: u32, probes: u64, db: Option<&Path>, json: bool) -> Result<()> {
+    if let Some(dir) = db {
+        let probe = bench_probes(&Tablebase::open(dir)?, probes)?;
+        if json {
+            return print_json(&json!({ "probe_microseconds": probe }));
+        }
+        say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
+        return Ok(());
+    }
     let perft = bench_perft(perft_depth);
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let bars = Bars { quiet: json, ..Bars::default() };

@@ -41,6 +41,10 @@ pub struct Placement {
 pub struct TableIndex {
     material: Material,
     slots: Vec<Slot>,
+    /// The ranges of slots holding two or more identical pieces.
+    repeated: Vec<std::ops::Range<usize>>,
+    /// For each slot, the first slot identical to it.
+    group: [u8; 5],
     pawns: bool,
     /// Indices per side to move.
     half: u64,
@@ -48,10 +52,12 @@ pub struct TableIndex {
 
 /// The 8 symmetries of the square as maps of squares; the first two are the identity and the
 /// left-right mirror, all that tables with pawns use.
-fn symmetry(t: usize, square: u8) -> u8 {
+const fn symmetry_of(t: usize, square: u8) -> u8 {
     let (mut file, mut rank) = (square & 7, square >> 3);
     if t & 4 != 0 {
-        std::mem::swap(&mut file, &mut rank);
+        let f = file;
+        file = rank;
+        rank = f;
     }
     if t & 1 != 0 {
         file = 7 - file;
@@ -62,10 +68,36 @@ fn symmetry(t: usize, square: u8) -> u8 {
     rank * 8 + file
 }
 
+/// [`symmetry_of`] for every symmetry and square.
+const SYMMETRY: [[u8; 64]; 8] = {
+    let mut table = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut s = 0;
+        while s < 64 {
+            table[t][s] = symmetry_of(t, s as u8);
+            s += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// Symmetry `t` applied to `square`.
+#[inline]
+fn symmetry(t: usize, square: u8) -> u8 {
+    SYMMETRY[t][usize::from(square)]
+}
+
 /// The stored king pairs and, for each (White, Black) king square pair, its number.
 struct KingPairs {
     pairs: Vec<(u8, u8)>,
     number: Vec<u16>,
+    /// For each (White, Black) king square pair, the symmetries that make it a stored pair, as
+    /// a bit set: one bit, or two when both kings are on the a1-h8 diagonal.
+    storing: Vec<u8>,
+    /// For each pair, the symmetries other than the identity that leave both kings in place.
+    fixing: Vec<u8>,
 }
 
 const NO_PAIR: u16 = u16::MAX;
@@ -92,7 +124,24 @@ impl KingPairs {
                 pairs.push((wk, bk));
             }
         }
-        Self { pairs, number }
+        let symmetries = if pawns { 2 } else { 8 };
+        let mut storing = vec![0u8; 64 * 64];
+        let mut fixing = vec![0u8; 64 * 64];
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                let at = usize::from(wk) * 64 + usize::from(bk);
+                for t in 0..symmetries {
+                    let (w, b) = (symmetry(t, wk), symmetry(t, bk));
+                    if number[usize::from(w) * 64 + usize::from(b)] != NO_PAIR {
+                        storing[at] |= 1 << t;
+                    }
+                    if t > 0 && w == wk && b == bk {
+                        fixing[at] |= 1 << t;
+                    }
+                }
+            }
+        }
+        Self { pairs, number, storing, fixing }
     }
 
     fn get(pawns: bool) -> &'static KingPairs {
@@ -130,7 +179,15 @@ impl TableIndex {
             .map(|s| if s.piece == Piece::Pawn { PAWN_SQUARES } else { 64 })
             .product::<u64>()
             * KingPairs::get(pawns).pairs.len() as u64;
-        Self { material, slots, pawns, half }
+        let mut group = [0u8; 5];
+        let mut repeated = Vec::new();
+        for i in 0..slots.len() {
+            group[i] = (0..=i).find(|&j| slots[j] == slots[i]).unwrap_or(i) as u8;
+            if usize::from(group[i]) < i && (i + 1 == slots.len() || slots[i + 1] != slots[i]) {
+                repeated.push(usize::from(group[i])..i + 1);
+            }
+        }
+        Self { material, slots, repeated, group, pawns, half }
     }
 
     /// The table's material.
@@ -153,25 +210,16 @@ impl TableIndex {
         self.half == 0
     }
 
-    /// How many symmetries fold into one index.
-    fn symmetries(&self) -> usize {
-        if self.pawns {
-            2
-        } else {
-            8
-        }
-    }
-
     /// The canonical index of a legal placement in this table's orientation.
     pub fn index(&self, p: &Placement) -> u64 {
         let kings = KingPairs::get(self.pawns);
         let mut best = u64::MAX;
-        for t in 0..self.symmetries() {
+        let mut storing = kings.storing[usize::from(p.squares[0]) * 64 + usize::from(p.squares[1])];
+        while storing != 0 {
+            let t = storing.trailing_zeros() as usize;
+            storing &= storing - 1;
             let (wk, bk) = (symmetry(t, p.squares[0]), symmetry(t, p.squares[1]));
             let pair = kings.number[usize::from(wk) * 64 + usize::from(bk)];
-            if pair == NO_PAIR {
-                continue;
-            }
             let mut squares = [0u8; 5];
             for (i, s) in squares.iter_mut().enumerate().take(self.slots.len()).skip(2) {
                 *s = symmetry(t, p.squares[i]);
@@ -186,14 +234,8 @@ impl TableIndex {
     /// groups of identical pieces).
     fn number(&self, pair: u16, squares: &mut [u8; 5], to_move: Color) -> u64 {
         let n = self.slots.len();
-        let mut i = 2;
-        while i < n {
-            let mut j = i + 1;
-            while j < n && self.slots[j] == self.slots[i] {
-                j += 1;
-            }
-            squares[i..j].sort_unstable();
-            i = j;
+        for range in &self.repeated {
+            squares[range.clone()].sort_unstable();
         }
         let mut index = u64::from(pair);
         for (slot, &square) in self.slots[2..].iter().zip(&squares[2..n]) {
@@ -272,19 +314,20 @@ impl TableIndex {
     /// (images of stored ones) may be symmetric about another axis.
     pub fn stabilizer(&self, p: &Placement) -> usize {
         let n = self.slots.len();
-        (0..self.symmetries())
-            .filter(|&t| {
-                // The kings must stay put: a cheap test before the whole board.
-                if symmetry(t, p.squares[0]) != p.squares[0] || symmetry(t, p.squares[1]) != p.squares[1] {
-                    return false;
-                }
-                let mut image = *p;
-                for s in image.squares[..n].iter_mut() {
-                    *s = symmetry(t, *s);
-                }
-                self.same_board(p, &image)
-            })
-            .count()
+        // The identity, then the others that keep both kings in place (rarely any).
+        let kings = KingPairs::get(self.pawns);
+        let mut fixing = kings.fixing[usize::from(p.squares[0]) * 64 + usize::from(p.squares[1])];
+        let mut count = 1;
+        while fixing != 0 {
+            let t = fixing.trailing_zeros() as usize;
+            fixing &= fixing - 1;
+            let mut image = *p;
+            for s in image.squares[..n].iter_mut() {
+                *s = symmetry(t, *s);
+            }
+            count += usize::from(self.same_board(p, &image));
+        }
+        count
     }
 
     /// Whether two placements put the same pieces on the same squares (identical pieces in any
@@ -304,16 +347,14 @@ impl TableIndex {
     }
 
     /// The board as sorted (square, piece group) pairs: equal for equal boards.
-    fn cells(&self, p: &Placement) -> Vec<(u8, usize)> {
-        let mut cells: Vec<(u8, usize)> =
-            (0..self.slots.len()).map(|i| (p.squares[i], self.group(i))).collect();
-        cells.sort_unstable();
-        cells
-    }
-
-    /// The first slot identical to slot `i`.
-    fn group(&self, i: usize) -> usize {
-        (0..=i).find(|&j| self.slots[j] == self.slots[i]).unwrap_or(i)
+    fn cells(&self, p: &Placement) -> ([(u8, u8); 5], usize) {
+        let n = self.slots.len();
+        let mut cells = [(0u8, 0u8); 5];
+        for (i, cell) in cells.iter_mut().enumerate().take(n) {
+            *cell = (p.squares[i], self.group[i]);
+        }
+        cells[..n].sort_unstable();
+        (cells, n)
     }
 
     /// The placement of `board` in this table's orientation, if the board holds this table's

@@ -131,11 +131,21 @@ pub fn file_name(material: Material) -> String {
     format!("{material}.dtm")
 }
 
+/// A table opened for probing: its file and its index.
+pub struct OpenTable {
+    /// The file.
+    pub file: TableFile,
+    /// How its positions are numbered.
+    pub index: TableIndex,
+}
+
 /// A table directory opened for probing.
 pub struct Tablebase {
     dir: PathBuf,
     manifest: Manifest,
-    open: Mutex<HashMap<Material, Arc<TableFile>>>,
+    /// The most pieces a table holds.
+    max_pieces: usize,
+    open: Mutex<HashMap<Material, Arc<OpenTable>>>,
 }
 
 impl Tablebase {
@@ -143,7 +153,14 @@ impl Tablebase {
     pub fn open(dir: &Path) -> Result<Self, TablebaseError> {
         let manifest =
             read_manifest(dir)?.ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
-        Ok(Self { dir: dir.to_path_buf(), manifest, open: Mutex::new(HashMap::new()) })
+        let max_pieces = manifest
+            .tables
+            .iter()
+            .filter_map(|t| t.material.parse::<Material>().ok())
+            .map(|m| m.pieces())
+            .max()
+            .unwrap_or(2);
+        Ok(Self { dir: dir.to_path_buf(), manifest, max_pieces, open: Mutex::new(HashMap::new()) })
     }
 
     /// The directory.
@@ -158,7 +175,7 @@ impl Tablebase {
 
     /// The most pieces a table of the directory holds.
     pub fn max_pieces(&self) -> usize {
-        self.materials().iter().map(|m| m.pieces()).max().unwrap_or(2)
+        self.max_pieces
     }
 
     /// The materials of the directory's tables.
@@ -167,7 +184,7 @@ impl Tablebase {
     }
 
     /// The table of `material` (canonical), opened and checked the first time.
-    pub fn table(&self, material: Material) -> Result<Arc<TableFile>, ProbeError> {
+    pub fn table(&self, material: Material) -> Result<Arc<OpenTable>, ProbeError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(table) = open.get(&material) {
             return Ok(Arc::clone(table));
@@ -179,10 +196,9 @@ impl Tablebase {
             .iter()
             .find(|t| t.material == name)
             .ok_or(ProbeError::NotBuilt { material })?;
-        let table =
-            TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
-                .map_err(|e| ProbeError::Damaged(e.to_string()))?;
-        let table = Arc::new(table);
+        let file = TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let table = Arc::new(OpenTable { file, index: TableIndex::new(material) });
         open.insert(material, Arc::clone(&table));
         Ok(table)
     }
@@ -205,9 +221,11 @@ impl Tablebase {
             return Ok(Dtm::Draw);
         }
         let table = self.table(material)?;
-        let index = TableIndex::new(material);
-        let placement = index.placement_of(board).expect("the board holds the table's material");
-        let entry = table.entry(index.index(&placement)).map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let placement = table.index.placement_of(board).expect("the board holds the table's material");
+        let entry = table
+            .file
+            .entry(table.index.index(&placement))
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
         entry
             .dtm()
             .ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
