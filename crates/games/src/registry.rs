@@ -400,8 +400,8 @@ impl BuiltinGame for Chess {
     /// Chess with the tables of `options`' directory, if any.
     fn from_options(options: &GameOptions) -> Result<Self, GameError> {
         let Some(dir) = &options.database else { return Ok(Chess::new()) };
-        let tables = chess::Tablebase::open(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
-        Ok(Chess::with_tables(std::sync::Arc::new(tables)))
+        let tables = chess::Tablebase::shared(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
+        Ok(Chess::with_tables(tables))
     }
 
     fn board(&self, pos: &Self::Position) -> BoardView {

@@ -57,12 +57,36 @@ function gameQuery() {
   return params;
 }
 
+// Scores at least this large are won or lost games at a distance (the engine's DECISIVE): a chess
+// table's distance to mate. They are shown as the distance, not the score.
+const DECISIVE = 500000;
+
+function isDecisive(v) {
+  return Math.abs(v.value) >= DECISIVE;
+}
+
 function describe(v) {
   if (v.value === null || v.value === undefined) return "?";
   const approx = v.exact ? "" : "~";
+  const known = v.remoteness !== null && v.remoteness !== undefined && v.outcome !== "draw";
+  if (isDecisive(v) && known) {
+    // Mate in N moves for the winner (ceil(plies / 2)), N moves of resistance for the loser.
+    const moves = v.outcome === "win" ? Math.ceil(v.remoteness / 2) : Math.floor(v.remoteness / 2);
+    return `${approx}${v.outcome} in ${moves} (${v.remoteness} plies)`;
+  }
   const score = v.value > 0 ? `+${v.value}` : `${v.value}`;
-  const distance = v.remoteness !== null && v.remoteness !== undefined && v.outcome !== "draw" ? ` in ${v.remoteness}` : "";
+  const distance = known ? ` in ${v.remoteness}` : "";
   return `${approx}${v.outcome} ${score}${distance}`;
+}
+
+// Orders moves best first for the player making them: value, then the fastest win or slowest loss.
+function bestFirst(moves) {
+  const rank = (m) => {
+    if (m.value === null || m.value === undefined) return -Infinity;
+    const r = m.remoteness ?? 0;
+    return m.outcome === "win" ? m.value * 1e6 - r : m.outcome === "lose" ? m.value * 1e6 + r : m.value * 1e6;
+  };
+  return [...moves].sort((a, b) => rank(b) - rank(a));
 }
 
 function engineToMove(ply) {
@@ -162,7 +186,8 @@ function render(a) {
   $("board-note").textContent = a.board.note || "";
   const list = $("moves");
   list.replaceChildren();
-  for (const m of a.moves) {
+  // Chess lists its many moves best first, as tablebase sites do; other games keep their order.
+  for (const m of a.game === "chess" ? bestFirst(a.moves) : a.moves) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.className = `move ${m.outcome || ""} ${a.best.includes(m.move) ? "best" : ""}`;
@@ -193,7 +218,9 @@ function drawChart() {
   // Values for the first player: the mover's value, negated on the second player's turns.
   const points = play.analyses.slice(0, play.cursor + 1).map((a, ply) => {
     if (!a || a.value === null || a.value === undefined) return null;
-    return ply % 2 === 0 ? a.value : -a.value;
+    // A won or lost game at a distance counts as one more than any ordinary score.
+    const value = isDecisive(a) ? Math.sign(a.value) * 1000 : a.value;
+    return ply % 2 === 0 ? value : -value;
   });
   const known = points.filter((p) => p !== null);
   const top = Math.max(1, ...known.map(Math.abs));

@@ -197,7 +197,7 @@ pub async fn analyze(
         options.set(name, value);
     }
     if entry.database == DatabaseKind::Directory {
-        options.database = state.config.database.clone();
+        options.database = state.config.databases.get(entry.name).cloned();
     }
     let budget = Budget { time: Some(time), depth, positions: MAX_POSITIONS, weak: false };
     let work = Analyze { position: query.get("position").cloned(), budget, solved: state.solved.clone() };

@@ -43,8 +43,9 @@ pub const CHEAP_QUEUE: usize = 64;
 /// What the server needs to answer requests.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// A directory of Oware score files, for exact Oware values.
-    pub database: Option<PathBuf>,
+    /// The database directory of each game that has one (by game name): Oware score files,
+    /// chess tables.
+    pub databases: std::collections::BTreeMap<String, PathBuf>,
     /// Searches that may run at once ([`CONCURRENT_SEARCHES`] by default).
     pub searches: usize,
     /// Cheap requests that may run at once ([`CONCURRENT_CHEAP`] by default).
@@ -59,12 +60,20 @@ impl ServerConfig {
     /// The default limits, with Oware values from `database` if given.
     pub fn new(database: Option<PathBuf>) -> Self {
         Self {
-            database,
+            databases: database.into_iter().map(|d| ("oware".to_string(), d)).collect(),
             searches: CONCURRENT_SEARCHES,
             cheap: CONCURRENT_CHEAP,
             search_queue: SEARCH_QUEUE,
             cheap_queue: CHEAP_QUEUE,
         }
+    }
+}
+
+impl ServerConfig {
+    /// The same, with `game`'s values read from the database directory `dir`.
+    pub fn with_database(mut self, game: &str, dir: PathBuf) -> Self {
+        self.databases.insert(game.to_string(), dir);
+        self
     }
 }
 

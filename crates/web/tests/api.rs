@@ -73,6 +73,34 @@ fn connect4_nim_and_oware_analyses() {
     assert_eq!((deep["exact"].as_bool(), deep["depth"].as_u64()), (Some(false), Some(2)));
 }
 
+/// Chess endgames from the tables: exact distances to mate, moves valued, bad positions refused.
+#[test]
+fn chess_analysis_reads_the_endgame_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let krk: gamegraph_games::chess::Material = "KRvK".parse().unwrap();
+    gamegraph_games::chess::tablebase::build(dir.path(), &[krk], &gamegraph_games::chess::tablebase::Silent).unwrap();
+    let config = gamegraph_web::ServerConfig::new(None).with_database("chess", dir.path().to_path_buf());
+    let addr = common::start_server_with(config);
+    let fen = encode("8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
+    let a = get(addr, &format!("/api/chess/analyze?position={fen}"));
+    assert_eq!((a["outcome"].as_str(), a["remoteness"].as_u64(), a["exact"].as_bool()), (Some("win"), Some(31), Some(true)));
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    let b2b1 = moves.iter().find(|m| m["move"] == "b2b1").unwrap();
+    assert_eq!((b2b1["outcome"].as_str(), b2b1["remoteness"].as_u64()), (Some("win"), Some(31)));
+    let b2c2 = moves.iter().find(|m| m["move"] == "b2c2").unwrap();
+    assert_eq!(b2c2["outcome"], "draw");
+    assert!(a["best"].as_array().unwrap().contains(&serde_json::json!("b2b1")));
+    assert_eq!(a["board"]["cols"], 8);
+    // A malformed FEN and an illegal position are refused, naming what is wrong.
+    let (status, err) = common::json(addr, "GET", &format!("/api/chess/analyze?position={}", encode("8/8/8 w - - 0 1")), "");
+    assert_eq!(status, 400, "{err}");
+    let (status, err) =
+        common::json(addr, "GET", &format!("/api/chess/analyze?position={}", encode("8/8/8/8/8/8/1k6/K1R5 w - - 0 1")), "");
+    assert_eq!(status, 400, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("side by side"), "{err}");
+}
+
 #[test]
 fn tree_search_with_trace_and_shape() {
     let addr = start_server(None);
@@ -125,7 +153,7 @@ fn graph_solved_in_each_model() {
 fn bad_requests_get_clear_errors() {
     let addr = start_server(None);
     let cases: Vec<(&str, &str, String, &str, u16, &str)> = vec![
-        ("GET", "/api/chess/analyze", String::new(), "", 404, "unknown game 'chess'"),
+        ("GET", "/api/go/analyze", String::new(), "", 404, "unknown game 'go'"),
         ("GET", "/api/nothing", String::new(), "", 404, "no such page"),
         ("GET", "/api/tictactoe/analyze?position=XX", String::new(), "", 400, "column 3"),
         ("GET", "/api/connect4/analyze?position=4445", String::new(), "", 200, ""),

@@ -13,6 +13,10 @@ pub struct ServeArgs {
     /// A directory of Oware score files (from 'build oware --db DIR') for exact Oware values.
     #[arg(long, value_name = "DIR")]
     pub db: Option<PathBuf>,
+    /// A directory of chess endgame tables (from 'build chess --tables SPEC --db DIR') for exact
+    /// distances to mate.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -20,7 +24,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         // Refuse a bad database now rather than on the first Oware request.
         gamegraph_games::oware::Database::open(dir)?;
     }
-    let config = gamegraph_web::ServerConfig::new(args.db.clone());
+    let mut config = gamegraph_web::ServerConfig::new(args.db.clone());
+    if let Some(dir) = &args.tables {
+        gamegraph_games::chess::Tablebase::shared(dir)?;
+        config = config.with_database("chess", dir.clone());
+    }
     // A name (localhost) or an address; the first address it resolves to.
     let addr = std::net::ToSocketAddrs::to_socket_addrs(&(args.host.as_str(), args.port))
         .ok()

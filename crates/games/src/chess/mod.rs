@@ -198,16 +198,18 @@ impl Chess {
 }
 
 impl Chess {
-    /// The board as an 8 x 8 grid, rank 8 first, each piece as its FEN letter; cells play no move
-    /// by themselves (a chess move takes two squares).
+    /// The board as an 8 x 8 grid, rank 8 first, each piece as its chess symbol; cells play no
+    /// move by themselves (a chess move takes two squares: the page lists them).
     pub fn board_view(&self, pos: &Board) -> crate::BoardView {
+        const WHITE: [&str; 6] = ["\u{2659}", "\u{2658}", "\u{2657}", "\u{2656}", "\u{2655}", "\u{2654}"];
+        const BLACK: [&str; 6] = ["\u{265F}", "\u{265E}", "\u{265D}", "\u{265C}", "\u{265B}", "\u{265A}"];
         let mut cells = Vec::with_capacity(64);
         for rank in Rank::ALL.iter().rev() {
             for file in File::ALL {
                 let square = Square::new(file, *rank);
-                let cell = match (piece_char(pos, square), pos.color_on(square)) {
-                    (Some(c), Some(Color::White)) => crate::Cell::new(c.to_string(), "first", None),
-                    (Some(c), _) => crate::Cell::new(c.to_string(), "second", None),
+                let cell = match (pos.piece_on(square), pos.color_on(square)) {
+                    (Some(p), Some(Color::White)) => crate::Cell::new(WHITE[p as usize], "first", None),
+                    (Some(p), _) => crate::Cell::new(BLACK[p as usize], "second", None),
                     _ => crate::Cell::new("", "empty", None),
                 };
                 cells.push(cell);

@@ -163,6 +163,23 @@ impl Tablebase {
         Ok(Self { dir: dir.to_path_buf(), manifest, max_pieces, open: Mutex::new(HashMap::new()) })
     }
 
+    /// The tables of `dir`, opened once per process and shared, so that the files a probe opened
+    /// (and checked) stay open for the next caller (the next web request). A directory whose
+    /// manifest changed since is opened again.
+    pub fn shared(dir: &Path) -> Result<Arc<Tablebase>, TablebaseError> {
+        type Opened = Vec<(PathBuf, Option<std::time::SystemTime>, Arc<Tablebase>)>;
+        static OPENED: Mutex<Opened> = Mutex::new(Vec::new());
+        let modified = fs::metadata(dir.join(MANIFEST)).and_then(|m| m.modified()).ok();
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((.., tables)) = opened.iter().find(|(d, m, _)| d == dir && *m == modified) {
+            return Ok(Arc::clone(tables));
+        }
+        let tables = Arc::new(Tablebase::open(dir)?);
+        opened.retain(|(d, ..)| d != dir);
+        opened.push((dir.to_path_buf(), modified, Arc::clone(&tables)));
+        Ok(tables)
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -398,6 +415,17 @@ pub trait BuildObserver: Sync {
     fn advanced(&self, units: u64);
     /// A table is written.
     fn finished(&self, material: Material, seconds: f64, entry: &TableEntry);
+}
+
+/// An observer that reports nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl BuildObserver for Silent {
+    fn skipped(&self, _: Material) {}
+    fn started(&self, _: Material, _: u64) {}
+    fn advanced(&self, _: u64) {}
+    fn finished(&self, _: Material, _: f64, _: &TableEntry) {}
 }
 
 /// Builds the tables `targets` need, themselves included, into `dir`, skipping those its
