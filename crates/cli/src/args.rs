@@ -33,7 +33,8 @@ pub struct GameArgs {
     #[arg(long)]
     pub rules: Option<String>,
     /// A database to read values from: the file written by 'build --out' (games solved whole)
-    /// or the directory of score files written by 'build oware --db DIR'.
+    /// or the directory written by 'build oware --db DIR' (score files) or 'build chess --db DIR'
+    /// (endgame tables).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Stop with an error when more positions than this are reachable (retrograde games).

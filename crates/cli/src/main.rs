@@ -19,7 +19,8 @@ use commands::{bench, build, chess, games, graph, oware, perft, play, search, se
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
-/// and built-in games (tic-tac-toe, Nim, Connect 4, Othello, Awari / Oware with endgame databases).
+/// and built-in games (tic-tac-toe, Nim, Connect 4, Othello, Awari / Oware with endgame databases,
+/// chess with endgame tables of up to five pieces).
 #[derive(Parser, Debug)]
 #[command(name = "gamegraph", version, max_term_width = 100)]
 struct Cli {
@@ -36,11 +37,13 @@ enum Command {
     /// Value of one position of a built-in game, with the value of every move.
     Solve(solve::SolveArgs),
     /// Strongly solve a built-in game (every reachable position) and optionally save the database;
-    /// for Oware, build the endgame databases by stone count.
+    /// for Oware, build the endgame databases by stone count; for chess, the endgame tables.
     Build(build::BuildArgs),
-    /// Check an Oware database: checksums, and every stored value against its children's.
+    /// Check an Oware database or chess tables: checksums, and stored values against their
+    /// children's.
     Verify(oware::VerifyArgs),
-    /// Win / draw / loss counts of an Oware database, by stone count.
+    /// Win / draw / loss counts of an Oware database (by stone count) or of chess tables (by table
+    /// and side to move, with the longest mate).
     Stats(oware::StatsArgs),
     /// Play a built-in game in the terminal against the engine: perfect play where the game is
     /// solved (whole, by a database, or by an exact search in time), a limited search elsewhere.

@@ -10,10 +10,11 @@
 //! one kernel of [`crate::retrograde`] from the finals and the exits, in the minimax model (an
 //! exit worth `v` to the mover is a move to a position decided at level `|v|`). The labels go into
 //! a [`CounterCells`] store chosen by the caller: [`DenseStore`] keeps remoteness, [`ByteStore`]
-//! keeps one byte a position when only values matter.
+//! keeps one byte a position when only values matter, [`OutcomeStore`] two bytes with remoteness
+//! when the values are only win or lose (distances to mate).
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
@@ -347,6 +348,89 @@ impl<N: NodeId> CounterCells for ByteStore<N> {
 
     fn set_counter(cell: &mut AtomicU8, count: u32) -> Option<()> {
         (count <= u32::from(LEVEL)).then(|| *cell.get_mut() = count as u8)
+    }
+}
+
+/// Two bytes a position: a move counter (at most 16,383) while undecided, then win or lose and
+/// the remoteness (at most 16,383). One level only (a win or a loss, no stakes): for layers whose
+/// values are outcomes with a distance, as chess tables with their distance to mate, where the
+/// eight bytes of a [`DenseStore`] would limit the size solved.
+#[derive(Debug)]
+pub struct OutcomeStore<N = u32> {
+    cells: Vec<AtomicU16>,
+    node: PhantomData<N>,
+}
+
+/// Set in a decided [`OutcomeStore`] cell.
+const OUTCOME_DECIDED: u16 = 0x8000;
+/// Set in a decided cell won by the player to move.
+const OUTCOME_WON: u16 = 0x4000;
+/// The counter's or the remoteness's bits.
+const OUTCOME_COUNT: u16 = 0x3FFF;
+
+impl<N> OutcomeStore<N> {
+    /// The largest remoteness (and move count) a cell holds.
+    pub const MAX_REMOTENESS: u32 = OUTCOME_COUNT as u32;
+}
+
+fn encode_outcome(label: Label) -> u16 {
+    debug_assert!(label.level == 1, "an outcome store keeps one level");
+    let remoteness = label.remoteness.min(u32::from(OUTCOME_COUNT)) as u16;
+    OUTCOME_DECIDED | if label.side == Side::Win { OUTCOME_WON } else { 0 } | remoteness
+}
+
+impl<N: NodeId> LabelStore for OutcomeStore<N> {
+    type Node = N;
+
+    #[inline]
+    fn is_decided(&self, node: N) -> bool {
+        self.cells[node.index()].load(Ordering::Relaxed) & OUTCOME_DECIDED != 0
+    }
+
+    #[inline]
+    fn label(&self, node: N) -> Option<Label> {
+        let cell = self.cells[node.index()].load(Ordering::Relaxed);
+        (cell & OUTCOME_DECIDED != 0).then(|| Label {
+            side: if cell & OUTCOME_WON != 0 { Side::Win } else { Side::Lose },
+            level: 1,
+            remoteness: u32::from(cell & OUTCOME_COUNT),
+        })
+    }
+
+    #[inline]
+    fn decide(&self, node: N, label: Label) -> bool {
+        let new = encode_outcome(label);
+        self.cells[node.index()]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| (c & OUTCOME_DECIDED == 0).then_some(new))
+            .is_ok()
+    }
+
+    #[inline]
+    fn decrement(&self, node: N, label: Label) -> bool {
+        let decided = encode_outcome(label);
+        let update =
+            self.cells[node.index()].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| match c {
+                c if c & OUTCOME_DECIDED != 0 => None,
+                1 => Some(decided),
+                c => Some(c - 1),
+            });
+        update == Ok(1)
+    }
+}
+
+impl<N: NodeId> CounterCells for OutcomeStore<N> {
+    type Cell = AtomicU16;
+
+    fn with_len(len: usize) -> Self {
+        Self { cells: (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect(), node: PhantomData }
+    }
+
+    fn cells_mut(&mut self) -> &mut [AtomicU16] {
+        &mut self.cells
+    }
+
+    fn set_counter(cell: &mut AtomicU16, count: u32) -> Option<()> {
+        (count <= u32::from(OUTCOME_COUNT)).then(|| *cell.get_mut() = count as u16)
     }
 }
 

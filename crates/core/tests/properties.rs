@@ -2,7 +2,7 @@
 //! naive per-threshold fixpoints on cyclic graphs, the seed's recursion on acyclic graphs, and
 //! plain minimax on random trees.
 
-use gamegraph::dense::{solve_layer, ByteStore, DenseLayer, Exit, Forward};
+use gamegraph::dense::{solve_layer, ByteStore, DenseLayer, Exit, Forward, OutcomeStore};
 use gamegraph::graph::GameGraph;
 use gamegraph::retrograde::{DenseStore, LabelStore, Side};
 use gamegraph::search::Algorithm;
@@ -291,6 +291,29 @@ proptest! {
         let far: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         for u in 0..k as u32 {
             prop_assert_eq!(far.label(u).map(|l| l.remoteness), whole.remoteness(u), "remoteness of node {} of {}", u, k);
+        }
+    }
+
+    /// With every final lost at stake 1 (win or lose, no levels), the two-byte store gives the
+    /// whole graph's outcome and remoteness, exits carrying distances: the chess tables' path.
+    #[test]
+    fn an_outcome_store_layer_equals_the_whole_graph(g in cyclic_graph(), split in any::<prop::sample::Index>()) {
+        let n = g.succ.len();
+        let k = 1 + split.index(n);
+        let succ: Vec<Vec<usize>> = g.succ.iter().enumerate()
+            .map(|(u, vs)| vs.iter().copied().filter(|&v| u < k || v >= k).collect())
+            .collect();
+        let stakes: Vec<Stake> = g.stakes.iter().map(|&s| if s == 0 { 0 } else { 1 }).collect();
+        let graph = common::graph(&succ, &stakes);
+        let whole = solve_graph(&graph, Model::Minimax);
+        let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
+        let remoteness = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
+        let layer = FirstNodes::<true> { graph: &graph, k, outside, remoteness };
+        let store: OutcomeStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
+        for u in 0..k as u32 {
+            let label = store.label(u).map(|l| (if l.side == Side::Win { 1 } else { -1 }, l.remoteness));
+            let expected = whole.value(u).filter(|&v| v != 0).zip(whole.remoteness(u));
+            prop_assert_eq!(label, expected, "node {} of {}", u, k);
         }
     }
 

@@ -78,12 +78,16 @@ fn connect4_nim_and_oware_analyses() {
 fn chess_analysis_reads_the_endgame_tables() {
     let dir = tempfile::tempdir().unwrap();
     let krk: gamegraph_games::chess::Material = "KRvK".parse().unwrap();
-    gamegraph_games::chess::tablebase::build(dir.path(), &[krk], &gamegraph_games::chess::tablebase::Silent).unwrap();
+    gamegraph_games::chess::tablebase::build(dir.path(), &[krk], &gamegraph_games::chess::tablebase::Silent)
+        .unwrap();
     let config = gamegraph_web::ServerConfig::new(None).with_database("chess", dir.path().to_path_buf());
     let addr = common::start_server_with(config);
     let fen = encode("8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
     let a = get(addr, &format!("/api/chess/analyze?position={fen}"));
-    assert_eq!((a["outcome"].as_str(), a["remoteness"].as_u64(), a["exact"].as_bool()), (Some("win"), Some(31), Some(true)));
+    assert_eq!(
+        (a["outcome"].as_str(), a["remoteness"].as_u64(), a["exact"].as_bool()),
+        (Some("win"), Some(31), Some(true))
+    );
     let moves = a["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 16);
     let b2b1 = moves.iter().find(|m| m["move"] == "b2b1").unwrap();
@@ -93,10 +97,15 @@ fn chess_analysis_reads_the_endgame_tables() {
     assert!(a["best"].as_array().unwrap().contains(&serde_json::json!("b2b1")));
     assert_eq!(a["board"]["cols"], 8);
     // A malformed FEN and an illegal position are refused, naming what is wrong.
-    let (status, err) = common::json(addr, "GET", &format!("/api/chess/analyze?position={}", encode("8/8/8 w - - 0 1")), "");
-    assert_eq!(status, 400, "{err}");
     let (status, err) =
-        common::json(addr, "GET", &format!("/api/chess/analyze?position={}", encode("8/8/8/8/8/8/1k6/K1R5 w - - 0 1")), "");
+        common::json(addr, "GET", &format!("/api/chess/analyze?position={}", encode("8/8/8 w - - 0 1")), "");
+    assert_eq!(status, 400, "{err}");
+    let (status, err) = common::json(
+        addr,
+        "GET",
+        &format!("/api/chess/analyze?position={}", encode("8/8/8/8/8/8/1k6/K1R5 w - - 0 1")),
+        "",
+    );
     assert_eq!(status, 400, "{err}");
     assert!(err["error"].as_str().unwrap().contains("side by side"), "{err}");
 }

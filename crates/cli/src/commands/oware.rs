@@ -19,22 +19,22 @@ use crate::terminal::print_json;
 
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// The game (oware).
+    /// The game: oware (score files) or chess (endgame tables, every entry checked).
     pub game: String,
     /// The database directory.
     #[arg(long, value_name = "DIR")]
     pub db: PathBuf,
-    /// Check every position instead of a sample.
+    /// Oware: check every position instead of a sample.
     #[arg(long)]
     pub full: bool,
-    /// Positions checked per stone count without --full.
+    /// Oware: positions checked per stone count without --full.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: u64,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct StatsArgs {
-    /// The game (oware).
+    /// The game: oware (score files) or chess (endgame tables).
     pub game: String,
     /// The database directory.
     #[arg(long, value_name = "DIR")]

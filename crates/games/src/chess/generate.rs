@@ -4,8 +4,9 @@
 //! to mate), and whose predecessors come from the un-move generator.
 
 use cozy_chess::{Board, Move, Piece};
+use gamegraph::dense::OutcomeStore;
 use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward};
-use gamegraph::retrograde::{DenseStore, LabelStore, Side};
+use gamegraph::retrograde::{LabelStore, Side};
 use rayon::prelude::*;
 
 use super::en_passant::EnPassantPositions;
@@ -161,7 +162,7 @@ pub fn build_table(
     let index = TableIndex::new(material);
     let en_passant = EnPassantPositions::find(&index);
     let layer = TableLayer { index: &index, en_passant, children };
-    let store: DenseStore<u64> = solve_layer(&layer, progress)?;
+    let store: OutcomeStore<u64> = solve_layer(&layer, progress)?;
     Ok((0..index.len())
         .into_par_iter()
         .map(|i| match store.label(i) {
