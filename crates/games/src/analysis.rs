@@ -422,7 +422,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
         } else {
             match values.iter().filter_map(|v| v.value).max() {
                 // Exact: the optimal move's value, with its distance where known.
-                Some(_) if values.iter().all(|v| v.exact) => values[optimal(&values)[0]].clone(),
+                Some(_) if values.iter().all(|v| v.exact) => values[optimal(&values)[0]],
                 Some(best) => {
                     Value { depth: values.iter().filter_map(|v| v.depth).min(), ..Value::searched(best, 0) }
                 }

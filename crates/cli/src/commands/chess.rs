@@ -196,7 +196,7 @@ pub fn stats(dir: &Path, json: bool) -> Result<()> {
     say!(
         "{:>8} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}  {}",
         "table",
-        "moves",
+        "side",
         "positions",
         "wins",
         "draws",

@@ -8,7 +8,7 @@
 //! - [`unmove`]: the un-move generator, the predecessors the kernel walks back along;
 //! - [`en_passant`]: the positions with an en passant right that pawn moves lead to;
 //! - [`generate`]: one table as a layer of the core's dense solve;
-//! - [`file`]: the table files (zstd blocks, probed without loading the file);
+//! - [`file`](mod@file): the table files (zstd blocks, probed without loading the file);
 //! - [`tablebase`]: a directory of tables with its manifest: building, probing, statistics,
 //!   verification.
 //!
