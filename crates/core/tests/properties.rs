@@ -190,6 +190,18 @@ fn acyclic_graph() -> impl Strategy<Value = Plain> {
     common::acyclic(16).prop_map(|(succ, stakes)| Plain { succ, stakes })
 }
 
+/// `g` with `stakes`, without the moves from nodes `k` and beyond back into the first `k`: the
+/// first `k` nodes then form a layer whose moves out never come back.
+fn first_nodes_closed(g: &Plain, k: usize, stakes: &[Stake]) -> GameGraph {
+    let succ: Vec<Vec<usize>> = g
+        .succ
+        .iter()
+        .enumerate()
+        .map(|(u, vs)| vs.iter().copied().filter(|&v| u < k || v >= k).collect())
+        .collect();
+    common::graph(&succ, stakes)
+}
+
 /// The first `k` nodes of a graph as a dense layer: moves to nodes from `k` on leave it, worth
 /// the negated whole-graph value of the node they reach.
 /// With `DISTANCES`, exits also carry the remoteness of the node they reach.
@@ -269,10 +281,7 @@ proptest! {
     fn a_dense_layer_with_exits_equals_the_whole_graph(g in cyclic_graph(), split in any::<prop::sample::Index>()) {
         let n = g.succ.len();
         let k = 1 + split.index(n);
-        let succ: Vec<Vec<usize>> = g.succ.iter().enumerate()
-            .map(|(u, vs)| vs.iter().copied().filter(|&v| u < k || v >= k).collect())
-            .collect();
-        let graph = common::graph(&succ, &g.stakes);
+        let graph = first_nodes_closed(&g, k, &g.stakes);
         let whole = solve_graph(&graph, Model::Minimax);
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
         let remoteness: Vec<u32> = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
@@ -300,11 +309,8 @@ proptest! {
     fn an_outcome_store_layer_equals_the_whole_graph(g in cyclic_graph(), split in any::<prop::sample::Index>()) {
         let n = g.succ.len();
         let k = 1 + split.index(n);
-        let succ: Vec<Vec<usize>> = g.succ.iter().enumerate()
-            .map(|(u, vs)| vs.iter().copied().filter(|&v| u < k || v >= k).collect())
-            .collect();
         let stakes: Vec<Stake> = g.stakes.iter().map(|&s| if s == 0 { 0 } else { 1 }).collect();
-        let graph = common::graph(&succ, &stakes);
+        let graph = first_nodes_closed(&g, k, &stakes);
         let whole = solve_graph(&graph, Model::Minimax);
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
         let remoteness = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
