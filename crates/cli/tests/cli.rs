@@ -88,8 +88,8 @@ fn bad_options_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
-    let err = fails(&["solve", "chess"], "");
-    assert!(err.contains("unknown game 'chess'"), "{err}");
+    let err = fails(&["solve", "go"], "");
+    assert!(err.contains("unknown game 'go'"), "{err}");
 }
 
 #[test]
@@ -542,7 +542,7 @@ fn othello_perft_solve_and_bench() {
     std::fs::write(&obf, format!("{FFO_1}; G8=+18;\n")).unwrap();
     assert!(fails(&["bench", "othello", obf.to_str().unwrap()], "").contains("line 1"));
     assert!(fails(&["solve", "othello", "XO-"], "").contains("column 4"));
-    assert!(fails(&["perft", "chess", "3"], "").contains("unknown game"));
+    assert!(fails(&["perft", "go", "3"], "").contains("unknown game"));
     // A depth-limited search from the start: the ordering searches follow the depth limit, not
     // the 60 empties (which would not finish).
     let start = "---------------------------OX------XO--------------------------- X";
