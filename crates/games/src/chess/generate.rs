@@ -4,8 +4,7 @@
 //! to mate), and whose predecessors come from the un-move generator.
 
 use cozy_chess::{Board, Move, Piece};
-use gamegraph::dense::OutcomeStore;
-use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward};
+use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, OutcomeStore};
 use gamegraph::retrograde::{LabelStore, Side};
 use rayon::prelude::*;
 
