@@ -10,7 +10,7 @@ use gamegraph_games::chess::generate::{build_table, leaves_table, ChildTables};
 use gamegraph_games::chess::index::{Placement, TableIndex};
 use gamegraph_games::chess::material::Material;
 use gamegraph_games::chess::tablebase::{table_stats, verify_table, LoadedTables};
-use gamegraph_games::chess::Dtm;
+use gamegraph_games::chess::{kings_touch, Dtm};
 
 /// Builds `names` and every table they lead to.
 fn build(names: &[&str]) -> LoadedTables {
@@ -201,11 +201,6 @@ impl AllPlacements {
         }
         2 * n + usize::from(board.side_to_move() == Color::Black)
     }
-}
-
-/// Whether the kings stand side by side: cozy-chess accepts such boards, chess does not.
-fn kings_touch(board: &Board) -> bool {
-    cozy_chess::get_king_moves(board.king(Color::White)).has(board.king(Color::Black))
 }
 
 /// The brute force over every placement of a 3-piece material agrees with the builder on every

@@ -340,11 +340,15 @@ pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
         };
         NotationError::new(column, format!("bad FEN: {what}"))
     })?;
-    // cozy-chess accepts kings side by side; chess does not.
-    if cozy_chess::get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+    if kings_touch(&board) {
         return Err(NotationError::new(1, "illegal position: the kings stand side by side"));
     }
     Ok(board)
+}
+
+/// Whether the kings stand side by side: cozy-chess accepts such a board, chess does not.
+pub fn kings_touch(board: &Board) -> bool {
+    cozy_chess::get_king_moves(board.king(Color::White)).has(board.king(Color::Black))
 }
 
 impl PositionKey for Chess {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cozy_chess::{get_king_moves, Board, BoardBuilder, Color, Piece, Rank, Square};
+use cozy_chess::{Board, BoardBuilder, Color, Piece, Rank, Square};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -290,7 +290,7 @@ pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
             return Err(ProbeError::Castling);
         }
     }
-    if get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+    if super::kings_touch(board) {
         return Err(ProbeError::KingsTouch);
     }
     let pieces = board.occupied().len() as usize;
