@@ -8,7 +8,6 @@ use cozy_chess::{Board, BoardBuilder, Color, File, Piece, Rank, Square};
 use rayon::prelude::*;
 
 use super::index::{Placement, TableIndex};
-use super::tablebase::has_en_passant_capture;
 
 impl TableIndex {
     /// Whether both sides have pawns: only then can a table's moves lead to an en passant right.
@@ -107,4 +106,25 @@ impl EnPassantPositions {
     pub fn number(&self, index: u64, file: u8) -> Option<u64> {
         self.list.binary_search(&(index, file)).ok().map(|n| n as u64)
     }
+}
+
+/// Whether the side to move can capture en passant.
+pub fn has_en_passant_capture(board: &Board) -> bool {
+    let Some(file) = board.en_passant() else { return false };
+    let rank = if board.side_to_move() == Color::White { Rank::Sixth } else { Rank::Third };
+    let target = Square::new(file, rank);
+    let pawns = board.colored_pieces(board.side_to_move(), Piece::Pawn);
+    let mut found = false;
+    board.generate_moves_for(pawns, |moves| {
+        found |= moves.to.has(target);
+        found
+    });
+    found
+}
+
+/// The same board without its en passant square.
+pub fn without_en_passant(board: &Board) -> Board {
+    let mut builder = BoardBuilder::from_board(board);
+    builder.en_passant = None;
+    builder.build().expect("a legal board stays legal without its en passant square")
 }

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cozy_chess::{Board, BoardBuilder, Color, Piece, Rank, Square};
+use cozy_chess::{Board, Color};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::en_passant::{has_en_passant_capture, without_en_passant};
 use super::file::{self, FileError, TableFile};
 use super::generate::{build_table, ChildTables};
 use super::index::TableIndex;
@@ -298,27 +299,6 @@ pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
         return Err(ProbeError::TooManyPieces { pieces, max });
     }
     Ok(())
-}
-
-/// Whether the side to move can capture en passant.
-pub fn has_en_passant_capture(board: &Board) -> bool {
-    let Some(file) = board.en_passant() else { return false };
-    let rank = if board.side_to_move() == Color::White { Rank::Sixth } else { Rank::Third };
-    let target = Square::new(file, rank);
-    let pawns = board.colored_pieces(board.side_to_move(), Piece::Pawn);
-    let mut found = false;
-    board.generate_moves_for(pawns, |moves| {
-        found |= moves.to.has(target);
-        found
-    });
-    found
-}
-
-/// The same board without its en passant square.
-pub fn without_en_passant(board: &Board) -> Board {
-    let mut builder = BoardBuilder::from_board(board);
-    builder.en_passant = None;
-    builder.build().expect("a legal board stays legal without its en passant square")
 }
 
 /// Reads `dir`'s manifest, `None` if there is none.
