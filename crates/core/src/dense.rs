@@ -44,8 +44,9 @@ pub enum Forward {
 pub struct Exit {
     /// Its value for the mover.
     pub value: Stake,
-    /// The remoteness of the position it reaches (plies to the end of the game from there), for
-    /// layers that keep distances ([`DenseLayer::EXIT_REMOTENESS`]); 0 otherwise.
+    /// The remoteness of the position it reaches (plies to the end of the game from there), so
+    /// that the solve's remoteness counts plies through exits (distance to mate across chess
+    /// tables); 0 for layers that keep no distances.
     pub remoteness: u32,
 }
 
@@ -76,17 +77,6 @@ pub trait DenseLayer: Sync {
     /// Calls `f` with the index of every position that has a move to the position at `index`
     /// staying in the layer (once per such move).
     fn predecessors(&self, index: u64, scratch: &mut Self::Scratch, f: impl FnMut(u64));
-
-    /// The largest value an exit can have in magnitude (at most 127), so that the exits can be
-    /// fed to the kernel level by level; 0 (the default) for a layer without exits.
-    fn max_exit(&self) -> Stake {
-        0
-    }
-
-    /// Whether exits carry the remoteness of the positions they reach, so that the solve's
-    /// remoteness counts plies through them (distance to mate across chess tables). It costs two
-    /// bytes a position during the solve; off by default.
-    const EXIT_REMOTENESS: bool = false;
 }
 
 /// A [`LabelStore`] that starts as one move counter per index.
@@ -115,8 +105,32 @@ pub enum DenseError {
     ExitTooFar(u32),
 }
 
-/// Positions handled per parallel task in the forward pass.
+/// Positions handled per parallel task in the forward pass (offsets in a chunk fit in a `u16`).
 const CHUNK: usize = 1 << 14;
+
+/// The exits of one chunk of a layer that act at one level and reach positions of one side:
+/// their offsets in the chunk and the remoteness of the positions they reach. Two bytes an exit,
+/// four where distances are kept, and nothing for the positions without one.
+struct ChunkExits {
+    start: u64,
+    level: Stake,
+    child: Side,
+    offsets: Vec<u16>,
+    /// Empty while every exit of the list reaches a position at remoteness 0.
+    distances: Vec<u16>,
+}
+
+impl ChunkExits {
+    fn push(&mut self, offset: u16, distance: u16) {
+        if distance != 0 && self.distances.is_empty() {
+            self.distances.resize(self.offsets.len(), 0);
+        }
+        self.offsets.push(offset);
+        if !self.distances.is_empty() {
+            self.distances.push(distance);
+        }
+    }
+}
 
 /// Solves `layer` into a store of type `S`, in the minimax model: finals seed at their stake,
 /// exits at their value, and what nothing decides is a draw (endless play). `progress` is told
@@ -128,47 +142,26 @@ where
 {
     let len = usize::try_from(layer.len()).expect("a dense layer fits in memory");
     let mut store = S::with_len(len);
-    // One byte a position for the best exit: with the store's byte, what Awari layers cost.
-    let mut exits = vec![NO_EXIT; len];
-    // Two more bytes a position for the exits' remoteness, only where the layer keeps distances.
-    let mut distances = vec![0u16; if L::EXIT_REMOTENESS { len } else { 0 }];
-    let chunks = len.div_ceil(CHUNK);
-    let distance_chunks: Vec<&mut [u16]> = if L::EXIT_REMOTENESS {
-        distances.chunks_mut(CHUNK).collect()
-    } else {
-        (0..chunks).map(|_| &mut [][..]).collect()
-    };
-    let finals: Vec<Vec<Seed<S::Node>>> = store
+    let chunks: Vec<(Vec<Seed<S::Node>>, Vec<ChunkExits>)> = store
         .cells_mut()
         .par_chunks_mut(CHUNK)
-        .zip(exits.par_chunks_mut(CHUNK))
-        .zip(distance_chunks.into_par_iter())
         .enumerate()
-        .map(|(c, ((cells, exits), distances))| {
+        .map(|(c, cells)| {
+            let start = c * CHUNK;
             let mut facts = vec![Forward::Absent; cells.len()];
-            layer.forward((c * CHUNK) as u64, &mut facts);
+            layer.forward(start as u64, &mut facts);
             let mut finals = Vec::new();
-            for (i, (fact, (cell, exit))) in
-                facts.iter().zip(cells.iter_mut().zip(exits.iter_mut())).enumerate()
-            {
+            let mut exits: Vec<ChunkExits> = Vec::new();
+            for (i, (fact, cell)) in facts.iter().zip(cells.iter_mut()).enumerate() {
                 let count = match *fact {
                     Forward::Absent => 0,
                     Forward::Final(stake) => {
-                        finals.extend(Model::Minimax.seed(S::Node::from_index(c * CHUNK + i), stake));
+                        finals.extend(Model::Minimax.seed(S::Node::from_index(start + i), stake));
                         0
                     }
                     Forward::Moves { inside, exit: best } => {
-                        if let Some(best) = best {
-                            *exit = i8::try_from(best.value)
-                                .ok()
-                                .filter(|&v| v != NO_EXIT)
-                                .ok_or(DenseError::ExitTooLarge(best.value))?;
-                            if let Some(distance) = distances.get_mut(i) {
-                                *distance = u16::try_from(best.remoteness)
-                                    .ok()
-                                    .filter(|&d| d != u16::MAX)
-                                    .ok_or(DenseError::ExitTooFar(best.remoteness))?;
-                            }
+                        if let Some(best) = best.filter(|e| e.value != 0) {
+                            chunk_exits(&mut exits, start as u64, best)?.push(i as u16, exit_distance(best)?);
                         }
                         inside + u32::from(best.is_some())
                     }
@@ -176,53 +169,75 @@ where
                 S::set_counter(cell, count).ok_or(DenseError::TooManyMoves(count))?;
             }
             progress(cells.len() as u64);
-            Ok(finals)
+            Ok((finals, exits))
         })
         .collect::<Result<_, _>>()?;
-    let mut finals: Vec<Seed<S::Node>> = finals.into_iter().flatten().collect();
-    finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
-    let seeds = seeds(layer.max_exit().min(i8::MAX.into()), finals, &exits, &distances, progress);
+    let (finals, exits): (Vec<_>, Vec<_>) = chunks.into_iter().unzip();
+    let seeds =
+        seeds(finals.into_iter().flatten().collect(), exits.into_iter().flatten().collect(), len, progress);
     propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds);
     Ok(store)
 }
 
-/// No exit from a position.
-const NO_EXIT: i8 = i8::MIN;
+/// The list of `exits` (one chunk's) where `exit` goes, added if new.
+fn chunk_exits(exits: &mut Vec<ChunkExits>, start: u64, exit: Exit) -> Result<&mut ChunkExits, DenseError> {
+    let level = exit
+        .value
+        .checked_abs()
+        .filter(|&l| l <= i8::MAX.into())
+        .ok_or(DenseError::ExitTooLarge(exit.value))?;
+    // An exit worth something to the mover reaches a position its opponent loses.
+    let child = if exit.value > 0 { Side::Lose } else { Side::Win };
+    let at = match exits.iter().position(|e| e.level == level && e.child == child) {
+        Some(at) => at,
+        None => {
+            exits.push(ChunkExits { start, level, child, offsets: Vec::new(), distances: Vec::new() });
+            exits.len() - 1
+        }
+    };
+    Ok(&mut exits[at])
+}
 
-/// The seeds by decreasing level: at each level the finals (sorted by decreasing level), then
-/// the exits worth that much to the mover or to his opponent, with the remoteness of the
-/// positions they reach where `distances` keeps it.
+/// The remoteness an exit carries, as stored.
+fn exit_distance(exit: Exit) -> Result<u16, DenseError> {
+    u16::try_from(exit.remoteness)
+        .ok()
+        .filter(|&d| d != u16::MAX)
+        .ok_or(DenseError::ExitTooFar(exit.remoteness))
+}
+
+/// The seeds by decreasing level: at each level the finals, then the exits. Each chunk's list
+/// is freed as soon as it is read, so that the exits move into the kernel's rounds instead of
+/// being held twice.
 fn seeds<'a, N: NodeId + 'a>(
-    max_exit: Stake,
-    finals: Vec<Seed<N>>,
-    exits: &'a [i8],
-    distances: &'a [u16],
+    mut finals: Vec<Seed<N>>,
+    mut exits: Vec<ChunkExits>,
+    len: usize,
     progress: &'a (dyn Fn(u64) + Sync),
 ) -> impl Iterator<Item = Seed<N>> + 'a {
-    let mut levels: Vec<Stake> = finals.iter().map(Seed::level).chain(1..=max_exit).collect();
+    finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
+    // Stable: each level's chunks stay in index order.
+    exits.sort_by_key(|e| std::cmp::Reverse(e.level));
+    let mut levels: Vec<Stake> =
+        finals.iter().map(Seed::level).chain(exits.iter().map(|e| e.level)).collect();
     levels.sort_unstable_by(|a, b| b.cmp(a));
     levels.dedup();
-    let per_level = exits.len() as u64 / levels.len().max(1) as u64;
+    let per_level = len as u64 / levels.len().max(1) as u64;
     let mut finals = finals.into_iter().peekable();
+    let mut exits = exits.into_iter().peekable();
     levels.into_iter().flat_map(move |level| {
         progress(per_level);
         let at_level: Vec<Seed<N>> = std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
-        let exiting: Vec<usize> = if level <= max_exit {
-            let level = level as i8;
-            exits
-                .par_iter()
-                .enumerate()
-                .filter(|&(_, &e)| e == level || e == -level)
-                .map(|(i, _)| i)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let exits = exiting.into_iter().map(move |i| Seed::Exit {
-            node: N::from_index(i),
-            child: if exits[i] > 0 { Side::Lose } else { Side::Win },
-            level,
-            remoteness: distances.get(i).map_or(0, |&d| u32::from(d)),
+        let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
+        let exits = lists.into_iter().flat_map(|list| {
+            let ChunkExits { start, level, child, offsets, distances } = list;
+            let distances = distances.into_iter().chain(std::iter::repeat(0));
+            offsets.into_iter().zip(distances).map(move |(offset, remoteness)| Seed::Exit {
+                node: N::from_index(start as usize + usize::from(offset)),
+                child,
+                level,
+                remoteness: u32::from(remoteness),
+            })
         });
         at_level.into_iter().chain(exits)
     })
@@ -371,6 +386,23 @@ const OUTCOME_COUNT: u16 = 0x3FFF;
 impl<N> OutcomeStore<N> {
     /// The largest remoteness (and move count) a cell holds.
     pub const MAX_REMOTENESS: u32 = OUTCOME_COUNT as u32;
+
+    /// One `u16` a position, `f(index, label)` (no label for an undecided one), written over the
+    /// store's own memory: a large layer's result needs no second copy.
+    pub fn into_u16(self, f: impl Fn(usize, Option<Label>) -> u16 + Sync) -> Vec<u16> {
+        // Same size and alignment: the collect reuses the allocation.
+        let mut cells: Vec<u16> = self.cells.into_iter().map(AtomicU16::into_inner).collect();
+        cells.par_iter_mut().enumerate().for_each(|(i, cell)| *cell = f(i, decode_outcome(*cell)));
+        cells
+    }
+}
+
+fn decode_outcome(cell: u16) -> Option<Label> {
+    (cell & OUTCOME_DECIDED != 0).then(|| Label {
+        side: if cell & OUTCOME_WON != 0 { Side::Win } else { Side::Lose },
+        level: 1,
+        remoteness: u32::from(cell & OUTCOME_COUNT),
+    })
 }
 
 fn encode_outcome(label: Label) -> u16 {
@@ -389,12 +421,7 @@ impl<N: NodeId> LabelStore for OutcomeStore<N> {
 
     #[inline]
     fn label(&self, node: N) -> Option<Label> {
-        let cell = self.cells[node.index()].load(Ordering::Relaxed);
-        (cell & OUTCOME_DECIDED != 0).then(|| Label {
-            side: if cell & OUTCOME_WON != 0 { Side::Win } else { Side::Lose },
-            level: 1,
-            remoteness: u32::from(cell & OUTCOME_COUNT),
-        })
+        decode_outcome(self.cells[node.index()].load(Ordering::Relaxed))
     }
 
     #[inline]

@@ -176,7 +176,9 @@ where
         // Round 0: the finals. An exit into a position at remoteness `r` acts in round `r + 1`,
         // beside the moves inside the graph into positions decided in round `r`.
         let mut finals = [Vec::new(), Vec::new()];
-        let mut exits = Vec::new();
+        // The exits by the round where they act, then by the side of the position they reach:
+        // a node each, with no sort.
+        let mut exits: Vec<[Vec<P::Node>; 2]> = Vec::new();
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             match seed {
                 Seed::Final { node, side, .. } => {
@@ -184,22 +186,29 @@ where
                         finals[side as usize].push(node);
                     }
                 }
-                Seed::Exit { node, child, remoteness, .. } => exits.push((remoteness + 1, child, node)),
+                Seed::Exit { node, child, remoteness, .. } => {
+                    let round = remoteness as usize + 1;
+                    if exits.len() <= round {
+                        exits.resize_with(round + 1, Default::default);
+                    }
+                    exits[round][child as usize].push(node);
+                }
             }
         }
-        exits.sort_by_key(|&(round, ..)| std::cmp::Reverse(round));
         let [won, lost] = finals;
         let mut frontier = vec![(Side::Win, won), (Side::Lose, lost)];
         let mut round = 0;
-        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || !exits.is_empty() {
+        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || round + 1 < exits.len() {
             round += 1;
-            let mut next = expand(preds, store, &frontier, level, round);
+            let mut next = expand(preds, store, &frontier, level, round as u32);
             let mut decided = [Vec::new(), Vec::new()];
-            while let Some(&(_, child, node)) = exits.last().filter(|e| e.0 == round) {
-                exits.pop();
+            let acting = exits.get_mut(round).map(std::mem::take).unwrap_or_default();
+            for (child, nodes) in [Side::Win, Side::Lose].into_iter().zip(acting) {
                 let side = child.opposite();
-                if settle(store, node, child, Label { side, level, remoteness: round }) {
-                    decided[side as usize].push(node);
+                for node in nodes {
+                    if settle(store, node, child, Label { side, level, remoteness: round as u32 }) {
+                        decided[side as usize].push(node);
+                    }
                 }
             }
             let [won, lost] = decided;

@@ -213,8 +213,6 @@ struct FirstNodes<'g, const DISTANCES: bool> {
 }
 
 impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
-    const EXIT_REMOTENESS: bool = DISTANCES;
-
     type Scratch = ();
 
     fn len(&self) -> u64 {
@@ -248,10 +246,6 @@ impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
         for &p in self.graph.predecessors(index as u32).iter().filter(|&&p| (p as usize) < self.k) {
             f(u64::from(p));
         }
-    }
-
-    fn max_exit(&self) -> Stake {
-        self.outside.iter().map(|v| v.abs()).max().unwrap_or(0)
     }
 }
 

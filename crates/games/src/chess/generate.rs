@@ -5,8 +5,7 @@
 
 use cozy_chess::{Board, Move, Piece};
 use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, OutcomeStore};
-use gamegraph::retrograde::{LabelStore, Side};
-use rayon::prelude::*;
+use gamegraph::retrograde::{NodeId, Side};
 
 use super::en_passant::EnPassantPositions;
 use super::index::TableIndex;
@@ -55,7 +54,6 @@ impl<C> TableLayer<'_, C> {
 
 impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
     type Scratch = ();
-    const EXIT_REMOTENESS: bool = true;
 
     fn len(&self) -> u64 {
         self.index.len() + self.en_passant.len()
@@ -99,10 +97,6 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
             }
             self.with_en_passant_versions(self.index.index(&q), &mut f);
         });
-    }
-
-    fn max_exit(&self) -> gamegraph::Stake {
-        1
     }
 }
 
@@ -161,16 +155,36 @@ pub fn build_table(
     let index = TableIndex::new(material);
     let en_passant = EnPassantPositions::find(&index);
     let layer = TableLayer { index: &index, en_passant, children };
-    let store: OutcomeStore<u64> = solve_layer(&layer, progress)?;
-    Ok((0..index.len())
-        .into_par_iter()
-        .map(|i| match store.label(i) {
+    // Four-byte node numbers where they suffice: the kernel's lists of exits and rounds are
+    // half the size.
+    let cells = if layer.len() <= u64::from(u32::MAX) {
+        solve::<u32, _>(&layer, progress)?
+    } else {
+        solve::<u64, _>(&layer, progress)?
+    };
+    // Same size: the collect reuses the cells' memory.
+    Ok(cells.into_iter().map(Entry).collect())
+}
+
+/// Solves `layer` with node numbers `N` into one entry (as its `u16`) per table index; the en
+/// passant positions after them are dropped.
+fn solve<N: NodeId, C: ChildTables>(
+    layer: &TableLayer<'_, C>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<u16>, gamegraph::dense::DenseError> {
+    let store: OutcomeStore<N> = solve_layer(layer, progress)?;
+    let index = layer.index;
+    let mut cells = store.into_u16(|i, label| {
+        let entry = match label {
             Some(label) => Entry::of(match label.side {
                 Side::Win => Dtm::Win(label.remoteness),
                 Side::Lose => Dtm::Loss(label.remoteness),
             }),
-            None if index.placement(i).is_some() => Entry::of(Dtm::Draw),
+            None if index.placement(i as u64).is_some() => Entry::of(Dtm::Draw),
             None => Entry::NONE,
-        })
-        .collect())
+        };
+        entry.0
+    });
+    cells.truncate(index.len() as usize);
+    Ok(cells)
 }

@@ -64,10 +64,6 @@ impl DenseLayer for Layer<'_> {
         let pits = self.ranking.unrank(self.stones, index);
         self.rules.unsowings(&pits, |before| f(self.ranking.rank(before)));
     }
-
-    fn max_exit(&self) -> Stake {
-        self.stones as Stake
-    }
 }
 
 impl Layer<'_> {
