@@ -26,8 +26,8 @@ const MAGIC: &[u8; 8] = b"GGCHDTM1";
 pub const BLOCK_ENTRIES: usize = 4096;
 /// The largest block a reader accepts (the writer uses [`BLOCK_ENTRIES`]).
 const MAX_BLOCK_ENTRIES: usize = 1 << 16;
-/// zstd's level: the files are written once and read often.
-const LEVEL: i32 = 9;
+/// zstd's level: 7 compresses as tightly as 9 here (a KRPvKR table: 218.4 MB against 218.8) in half the time.
+const LEVEL: i32 = 7;
 /// Bytes before the offsets.
 const HEADER: usize = 8 + 16 + 8 + 4 + 4;
 /// Decompressed blocks a table keeps for later probes.
@@ -214,9 +214,13 @@ impl TableFile {
 
     /// Every entry, decompressed in parallel.
     pub fn all(&self) -> Result<Vec<Entry>, FileError> {
-        let blocks: Vec<Vec<Entry>> =
-            (0..self.offsets.len() - 1).into_par_iter().map(|b| self.block(b)).collect::<Result<_, _>>()?;
-        Ok(blocks.into_iter().flatten().collect())
+        // Each block straight into its place: a large table is never held twice.
+        let mut entries = vec![Entry::NONE; self.entries as usize];
+        entries.par_chunks_mut(self.per_block).enumerate().try_for_each(|(b, out)| {
+            out.copy_from_slice(&self.block(b)?);
+            Ok(())
+        })?;
+        Ok(entries)
     }
 
     /// Block `b`, decompressed and checked for size.
