@@ -122,15 +122,18 @@ struct ChunkExits {
 
 impl ChunkExits {
     fn push(&mut self, offset: u16, distance: u16) {
-        if distance != 0 && self.distances.is_empty() {
+        // `distances` is empty or as long as `offsets`: the first distance brings the zeros
+        // of the exits before it.
+        if distance != 0 || !self.distances.is_empty() {
             self.distances.resize(self.offsets.len(), 0);
-        }
-        self.offsets.push(offset);
-        if !self.distances.is_empty() {
             self.distances.push(distance);
         }
+        self.offsets.push(offset);
     }
 }
+
+/// What the forward pass finds in one chunk: its finals and its exits.
+type ChunkSeeds<N> = (Vec<Seed<N>>, Vec<ChunkExits>);
 
 /// Solves `layer` into a store of type `S`, in the minimax model: finals seed at their stake,
 /// exits at their value, and what nothing decides is a draw (endless play). `progress` is told
@@ -142,7 +145,7 @@ where
 {
     let len = usize::try_from(layer.len()).expect("a dense layer fits in memory");
     let mut store = S::with_len(len);
-    let chunks: Vec<(Vec<Seed<S::Node>>, Vec<ChunkExits>)> = store
+    let chunks: Vec<ChunkSeeds<S::Node>> = store
         .cells_mut()
         .par_chunks_mut(CHUNK)
         .enumerate()
@@ -167,6 +170,11 @@ where
                     }
                 };
                 S::set_counter(cell, count).ok_or(DenseError::TooManyMoves(count))?;
+            }
+            // The lists live until the kernel takes them: no spare capacity meanwhile.
+            for list in &mut exits {
+                list.offsets.shrink_to_fit();
+                list.distances.shrink_to_fit();
             }
             progress(cells.len() as u64);
             Ok((finals, exits))
