@@ -76,7 +76,8 @@ pub struct EngineArgs {
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     pub with: Vec<Technique>,
     /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
-    /// aspiration, etc for enhanced transposition cutoffs near the root).
+    /// aspiration, etc for enhanced transposition cutoffs near the root, null-move for null-move
+    /// pruning in depth-limited chess searches).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     pub without: Vec<Technique>,
 }
@@ -90,6 +91,7 @@ pub enum Technique {
     History,
     Etc,
     Mtdf,
+    NullMove,
 }
 
 impl EngineArgs {
@@ -121,6 +123,7 @@ impl EngineArgs {
             history: pick(Technique::History, defaults.history),
             etc: pick(Technique::Etc, defaults.etc),
             mtdf: pick(Technique::Mtdf, defaults.mtdf),
+            null_move: pick(Technique::NullMove, defaults.null_move),
         };
         let total = crate::terminal::memory_bytes();
         if let Some(total) = total.filter(|&t| (settings.tt_mib as u64) << 20 > t / 4 * 3) {

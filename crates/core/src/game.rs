@@ -166,6 +166,29 @@ pub trait Evaluate: Game {
     fn move_id(&self, _mv: Self::Move) -> Option<u16> {
         None
     }
+
+    /// The moves still worth searching where the depth runs out, before the evaluation can be
+    /// trusted (quiescence search): keeps those of `moves` (every move of `pos` on entry) in the
+    /// order to try them, and returns whether the player to move may instead stand on the
+    /// evaluation (not in check in chess, where every move stays). The default keeps none: the
+    /// evaluation is taken as it is, as in a plain depth-limited search.
+    fn horizon_moves(&self, _pos: &Self::Position, moves: &mut Vec<Self::Move>) -> bool {
+        moves.clear();
+        true
+    }
+
+    /// Whether a move into `pos` is searched one ply deeper than the others (a check in chess),
+    /// so that forcing sequences are not cut at the horizon; false by default.
+    fn extends(&self, _pos: &Self::Position) -> bool {
+        false
+    }
+
+    /// The position after the player to move passes, where a pass is safe to assume no better
+    /// than the best move (null-move pruning): not in check, and not where zugzwang is likely.
+    /// `None`, the default, turns null-move pruning off for the game.
+    fn null_move(&self, _pos: &Self::Position) -> Option<Self::Position> {
+        None
+    }
 }
 
 /// What an exact solve (a search to the end of the game) can use beyond the heuristic: values the

@@ -2,9 +2,11 @@
 //! each iteration with an aspiration window around the last value (or MTD(f)'s null windows), and
 //! keeps the last completed iteration: one stopped by a limit never replaces it.
 
+use super::principal_variation;
+use super::settings::Iteration;
 use super::worker::{RootResult, Worker};
 use crate::game::{ExactHints, PositionKey};
-use crate::score::{DECISIVE, INFINITY, UNLIMITED};
+use crate::score::{decisive_parts, DECISIVE, INFINITY, UNLIMITED};
 use crate::tt::TtEntry;
 
 impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
@@ -12,6 +14,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     pub(super) fn iterate(&mut self, pos: &G::Position) -> RootResult<G::Move> {
         self.perturb = true;
         if let Some(known) = self.known_at_root(pos) {
+            self.tell_iteration(pos, known.depth, known.value, known.best);
             return known;
         }
         let max_depth = self.limits.depth.unwrap_or(TtEntry::MAX_DEPTH).max(1);
@@ -23,6 +26,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             self.may_stop = done.is_some();
             self.hit_horizon = false;
             self.root_best = None;
+            self.iteration_depth = depth;
+            self.seldepth = 0;
             let value = if self.settings.mtdf {
                 self.mtdf(pos, depth, previous)
             } else if self.settings.aspiration && done.is_some() {
@@ -34,12 +39,17 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 break;
             }
             previous = value;
-            let reached_end = !self.hit_horizon;
+            // A decisive score whose end lies within the depth searched is exact: every line to
+            // that depth was searched, so no faster win (or longer resistance) lies deeper.
+            let end_within = decisive_parts(value).is_some_and(|(_, plies)| plies <= depth);
+            let reached_end = !self.hit_horizon || end_within;
+            let depth = if reached_end { UNLIMITED } else { depth };
+            self.tell_iteration(pos, depth, value, self.root_best);
             done = Some(RootResult {
                 value,
                 bounds: (value, value),
                 best: self.root_best,
-                depth: if reached_end { UNLIMITED } else { depth },
+                depth,
                 complete: true,
             });
             if reached_end {
@@ -62,6 +72,19 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         outcome.complete =
             !self.aborted || outcome.depth == UNLIMITED || Some(outcome.depth) == self.limits.depth;
         outcome
+    }
+
+    /// Tells the search's controller (if any, and on the main thread) of a completed iteration.
+    fn tell_iteration(&self, pos: &G::Position, depth: u32, value: i32, best: Option<G::Move>) {
+        let Some(tell) = self.on_iteration.filter(|_| self.id == 0) else { return };
+        tell(&Iteration {
+            depth,
+            seldepth: self.seldepth as u32,
+            value,
+            nodes: self.stats.nodes,
+            elapsed: self.started.elapsed(),
+            pv: principal_variation(self.game, self.tt, pos, best),
+        });
     }
 
     /// A window around `guess` that widens on failure until the value falls inside.

@@ -35,7 +35,7 @@ use crate::score::{Score, MAX_SCORE};
 use crate::tt::TranspositionTable;
 
 pub use crate::score::UNLIMITED;
-pub use settings::{EngineSettings, Limits, Report, SearchStats};
+pub use settings::{EngineSettings, Iteration, IterationHook, Limits, Report, SearchControl, SearchStats};
 use worker::{Buffers, RootResult, Worker};
 
 /// Runs `work` with a watchdog that raises `stop` once `time` has passed since `started`, so that
@@ -149,13 +149,15 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         limits: Limits,
     ) -> Report<G::Move> {
         let Some(pool) = self.split_pool() else {
-            return self.run(pos, limits, |w| w.solve(pos, low, high));
+            return self.run(pos, limits, &SearchControl::default(), |w| w.solve(pos, low, high));
         };
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
         let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
         with_deadline(&stop, started, limits.time, || {
-            let quick_stats = match self.try_alone(pos, limits, QUICK_SPLIT_NODES, started, &stop, &drive) {
+            let control = SearchControl::default();
+            let quick = (QUICK_SPLIT_NODES, &control);
+            let quick_stats = match self.try_alone(pos, limits, quick, started, &stop, &drive) {
                 Ok(report) => return report,
                 Err(stats) => stats,
             };
@@ -178,13 +180,14 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         &self,
         pos: &G::Position,
         limits: Limits,
-        quick: u64,
+        (quick, control): (u64, &SearchControl<'_, G::Move>),
         started: Instant,
         stop: &Arc<AtomicBool>,
         drive: &impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move>,
     ) -> Result<Report<G::Move>, SearchStats> {
         let quick_limit = quick.min(limits.nodes.unwrap_or(u64::MAX));
-        let mut main = Worker::new(self, stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0);
+        let mut main = Worker::new(self, stop, Limits { nodes: Some(quick_limit), ..limits }, started, 0)
+            .with_control(control);
         let result = drive(&mut main);
         if !main.aborted || limits.nodes.is_some_and(|n| n <= quick) {
             return Ok(self.report(pos, result, main.stats, started));
@@ -228,7 +231,18 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
 
     /// Iterative deepening to `limits.depth` (or until the game's end is reached, or a limit).
     pub fn search(&self, pos: &G::Position, limits: Limits) -> Report<G::Move> {
-        self.run(pos, limits, |w| w.iterate(pos))
+        self.search_with(pos, limits, &SearchControl::default())
+    }
+
+    /// [`Engine::search`] steered from outside: stopped when `control.stop` is raised, repetitions
+    /// of the positions played before counted, each completed iteration reported.
+    pub fn search_with(
+        &self,
+        pos: &G::Position,
+        limits: Limits,
+        control: &SearchControl<'_, G::Move>,
+    ) -> Report<G::Move> {
+        self.run(pos, limits, control, |w| w.iterate(pos))
     }
 
     /// Runs `drive` on the main worker and, with several threads, on helpers sharing the table
@@ -237,11 +251,14 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         &self,
         pos: &G::Position,
         limits: Limits,
+        control: &SearchControl<'_, G::Move>,
         drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
     ) -> Report<G::Move> {
         let started = Instant::now();
-        let stop = Arc::new(AtomicBool::new(false));
-        with_deadline(&stop, started, limits.time, || self.run_until(pos, limits, started, &stop, drive))
+        let stop = control.stop.clone().unwrap_or_default();
+        with_deadline(&stop, started, limits.time, || {
+            self.run_until(pos, limits, (started, control), &stop, drive)
+        })
     }
 
     /// [`Engine::run`] once the stop flag and the clock are set up.
@@ -249,14 +266,14 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         &self,
         pos: &G::Position,
         limits: Limits,
-        started: Instant,
+        (started, control): (Instant, &SearchControl<'_, G::Move>),
         stop: &Arc<AtomicBool>,
         drive: impl Fn(&mut Worker<'_, G>) -> RootResult<G::Move> + Sync,
     ) -> Report<G::Move> {
         let helpers = self.settings.threads.max(1) - 1;
         let mut quick_stats = SearchStats::default();
         if helpers > 0 {
-            match self.try_alone(pos, limits, QUICK_NODES, started, stop, &drive) {
+            match self.try_alone(pos, limits, (QUICK_NODES, control), started, stop, &drive) {
                 Ok(report) => return report,
                 Err(stats) => quick_stats = stats,
             }
@@ -267,12 +284,13 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
                     let (stop, drive) = (stop, &drive);
                     scope.spawn(move || {
                         let mut w = Worker::new(self, stop, Limits::default(), started, id);
+                        w.played_before = &control.history;
                         drive(&mut w);
                         w.stats
                     })
                 })
                 .collect();
-            let mut main = Worker::new(self, stop, limits, started, 0);
+            let mut main = Worker::new(self, stop, limits, started, 0).with_control(control);
             let result = drive(&mut main);
             stop.store(true, Relaxed);
             let mut stats = main.stats;
@@ -293,7 +311,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         started: Instant,
     ) -> Report<G::Move> {
         stats.nodes = stats.nodes.max(1);
-        let pv = self.principal_variation(pos, result.best);
+        let pv = principal_variation(self.game, &self.tt, pos, result.best);
         Report {
             value: result.value,
             bounds: result.bounds,
@@ -305,30 +323,35 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
             elapsed: started.elapsed(),
         }
     }
+}
 
-    /// The moves from `pos` following the table's best moves, starting with `first`.
-    fn principal_variation(&self, pos: &G::Position, first: Option<G::Move>) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        let Some(first) = first else { return pv };
-        let mut seen = std::collections::HashSet::new();
-        let mut pos = self.game.play(pos, first);
-        pv.push(first);
-        let mut moves = Vec::new();
-        while pv.len() < 128 {
-            let key = self.game.key(&pos);
-            if !seen.insert(key) {
-                break;
-            }
-            let Some(index) = self.tt.probe(key).and_then(|e| e.best) else { break };
-            moves.clear();
-            // Table indices refer to the moves as generated.
-            if self.game.search_moves(&pos, &mut moves).is_some() {
-                break;
-            }
-            let Some(&mv) = moves.get(index as usize) else { break };
-            pv.push(mv);
-            pos = self.game.play(&pos, mv);
+/// The moves from `pos` following the table's best moves, starting with `first`.
+pub(super) fn principal_variation<G: ExactHints + PositionKey>(
+    game: &G,
+    tt: &TranspositionTable,
+    pos: &G::Position,
+    first: Option<G::Move>,
+) -> Vec<G::Move> {
+    let mut pv = Vec::new();
+    let Some(first) = first else { return pv };
+    let mut seen = std::collections::HashSet::new();
+    let mut pos = game.play(pos, first);
+    pv.push(first);
+    let mut moves = Vec::new();
+    while pv.len() < 128 {
+        let key = game.key(&pos);
+        if !seen.insert(key) {
+            break;
         }
-        pv
+        let Some(index) = tt.probe(key).and_then(|e| e.best) else { break };
+        moves.clear();
+        // Table indices refer to the moves as generated.
+        if game.search_moves(&pos, &mut moves).is_some() {
+            break;
+        }
+        let Some(&mv) = moves.get(index as usize) else { break };
+        pv.push(mv);
+        pos = game.play(&pos, mv);
     }
+    pv
 }

@@ -1,6 +1,8 @@
 //! How the engine is told to search ([`EngineSettings`], [`Limits`]) and what it says it found
 //! ([`Report`], [`SearchStats`]).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::score::{Score, UNLIMITED};
@@ -24,6 +26,9 @@ pub struct EngineSettings {
     pub history: bool,
     /// Enhanced transposition cutoffs: probe the children before searching them.
     pub etc: bool,
+    /// Null-move pruning in depth-limited searches, for games that say when passing is safe to
+    /// assume ([`crate::Evaluate::null_move`]); exact solves never use it.
+    pub null_move: bool,
 }
 
 impl Default for EngineSettings {
@@ -41,6 +46,7 @@ impl Default for EngineSettings {
             // Near the root, with the children's buckets prefetched together: Test_L1_R3 (first
             // 10, 1 thread) 2.67 s to 2.41 s, FFO #40-#44 (2 threads) 5.10 s to 4.64 s.
             etc: true,
+            null_move: true,
         }
     }
 }
@@ -54,6 +60,44 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Wall time.
     pub time: Option<Duration>,
+}
+
+/// A search steered from outside while it runs (a UCI front end, a game in progress).
+pub struct SearchControl<'a, M> {
+    /// Raised by another thread to stop the search (a UCI `stop`). The first iteration of
+    /// iterative deepening still completes, so that there is always a best move.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Keys ([`crate::PositionKey::key`]) of the positions played before the root, oldest first:
+    /// in games with cycles, the search scores a return to one of them as a repetition.
+    pub history: Vec<u64>,
+    /// Told of every iteration of iterative deepening that the main thread completes.
+    pub on_iteration: Option<&'a IterationHook<'a, M>>,
+}
+
+/// What [`SearchControl::on_iteration`] calls.
+pub type IterationHook<'a, M> = dyn Fn(&Iteration<M>) + Sync + 'a;
+
+impl<M> Default for SearchControl<'_, M> {
+    fn default() -> Self {
+        Self { stop: None, history: Vec::new(), on_iteration: None }
+    }
+}
+
+/// One completed iteration of iterative deepening, as the main thread saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Iteration<M> {
+    /// The iteration's depth in plies ([`UNLIMITED`] when it reached the end of the game).
+    pub depth: u32,
+    /// The deepest ply a node of the iteration was searched at, quiescence and extensions included.
+    pub seldepth: u32,
+    /// The value for the player to move.
+    pub value: Score,
+    /// Nodes the main thread searched so far.
+    pub nodes: u64,
+    /// Wall time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation read back from the table.
+    pub pv: Vec<M>,
 }
 
 /// Counters of a search, summed over threads.

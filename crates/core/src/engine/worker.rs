@@ -1,18 +1,20 @@
 //! One search thread ([`Worker`]) and its negamax, read top to bottom: a node is counted, stopped
 //! if a limit says so, handed to the game's own solver if it has one, checked for repetition,
-//! valued at once if the game can, bounded, answered by the table if the table can, and else
-//! expanded: the table's move first, then the others in order, each with a null window after the
-//! first, and the result stored in the table.
+//! valued at once if the game can, bounded, answered by the table if the table can, cut by a null
+//! move if passing already beats the window, and else expanded: the table's move first, then the
+//! others in order, each with a null window after the first (and a ply more below a move the
+//! game extends), and the result stored in the table. At the horizon, the moves the game names
+//! (captures in chess) are searched before the evaluation is trusted (quiescence).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::settings::{EngineSettings, Limits, SearchStats};
+use super::settings::{EngineSettings, IterationHook, Limits, SearchControl, SearchStats};
 use super::split::Cancel;
 use super::Engine;
 use crate::game::{ExactHints, Game, PositionKey};
-use crate::score::{from_node, to_node, Score, INFINITY, UNLIMITED};
+use crate::score::{from_node, to_node, Score, DECISIVE, INFINITY, UNLIMITED};
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 
 /// A worker's per-ply buffers.
@@ -112,7 +114,19 @@ pub(super) struct Worker<'e, G: Game> {
     /// The flags of the splits above this worker: one is set when a sibling subtree searched in
     /// parallel with this worker's cut off, and the work is no longer needed.
     pub(super) cancel: Option<Arc<Cancel>>,
+    /// Keys of the positions played before the root, oldest first (games with cycles).
+    pub(super) played_before: &'e [u64],
+    /// Told of each iteration the main thread completes.
+    pub(super) on_iteration: Option<&'e IterationHook<'e, G::Move>>,
+    /// The depth of the current iteration of iterative deepening (0 outside one): extensions
+    /// stop at twice this many plies.
+    pub(super) iteration_depth: u32,
+    /// The deepest ply searched in the current iteration.
+    pub(super) seldepth: usize,
 }
+
+/// Deepest ply of a quiescence search: beyond it the evaluation is taken as it stands.
+const MAX_QUIESCENCE_PLY: usize = 128;
 
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -169,7 +183,18 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             next_check: 0,
             split: false,
             cancel: None,
+            played_before: &[],
+            on_iteration: None,
+            iteration_depth: 0,
+            seldepth: 0,
         }
+    }
+
+    /// The same worker, steered by `control`: the game's history and the iteration callback.
+    pub(super) fn with_control(mut self, control: &'e SearchControl<'_, G::Move>) -> Self {
+        self.played_before = &control.history;
+        self.on_iteration = control.on_iteration;
+        self
     }
 
     /// Whether to abandon the search: the stop flag at every node, the limits and the splits
@@ -222,16 +247,13 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         self.stats.nodes += 1;
         if ply == 0 {
             self.path.clear();
+            self.path.extend_from_slice(self.played_before);
             self.repeated_at = usize::MAX;
         }
         if self.check_stop() {
             return 0;
         }
-        if self.buffers.moves.len() <= ply {
-            self.buffers.moves.resize_with(ply + 1, Vec::new);
-            self.buffers.generated.resize_with(ply + 1, Vec::new);
-            self.buffers.children.resize_with(ply + 1, Vec::new);
-        }
+        self.reach(ply);
         // Below the root, the game may solve small subproblems itself, faster than a search.
         if ply > 0 {
             let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
@@ -247,7 +269,10 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             key
         });
         if G::CYCLES {
-            if let Some(at) = self.path.iter().position(|&k| k == key) {
+            // The root is searched even when the game was there before.
+            if let Some(at) = self.path.iter().position(|&k| k == key).filter(|_| ply > 0) {
+                // The ply of the repeated position; before the root, everything depends on it.
+                let at = at.saturating_sub(self.played_before.len());
                 self.repeated_at = self.repeated_at.min(at);
                 return self.game.repetition_score(pos);
             }
@@ -266,16 +291,26 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         value
     }
 
+    /// Makes the per-ply buffers reach `ply`, and counts it in the iteration's selective depth.
+    fn reach(&mut self, ply: usize) {
+        self.seldepth = self.seldepth.max(ply);
+        if self.buffers.moves.len() <= ply {
+            self.buffers.moves.resize_with(ply + 1, Vec::new);
+            self.buffers.generated.resize_with(ply + 1, Vec::new);
+            self.buffers.children.resize_with(ply + 1, Vec::new);
+        }
+    }
+
     /// The body of [`Worker::negamax`] once the moves are generated: final and horizon nodes,
-    /// the game's bounds, the table, and else the search of the moves.
-    fn expand(&mut self, node: &Node<'_, G::Position>, moves: &mut [G::Move], alpha: Score) -> Score {
+    /// the game's bounds, the table, a null move, and else the search of the moves.
+    fn expand(&mut self, node: &Node<'_, G::Position>, moves: &mut Vec<G::Move>, alpha: Score) -> Score {
         let (pos, ply) = (node.pos, node.ply);
         if moves.is_empty() {
             return from_node(self.game.final_score(pos), ply);
         }
         if node.depth == 0 {
             self.hit_horizon = true;
-            return self.game.evaluate(pos);
+            return self.quiescence(pos, ply, alpha, node.beta, moves);
         }
         let (low, high) = self.game.score_bounds(pos);
         let (low, high) = (from_node(low, ply), from_node(high, ply));
@@ -306,7 +341,97 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 }
             }
         }
+        if let Some(score) = self.null_move_cut(&node, alpha) {
+            return score;
+        }
         self.search_children(&node, moves, entry, alpha)
+    }
+
+    /// Null-move pruning: at a node of a depth-limited search expected to fail high, lets the
+    /// player to move pass and searches the reply less deep; if passing still reaches `beta`, a
+    /// real move would too (the null-move observation; the game refuses a pass where it is not
+    /// safe, in check or where zugzwang is likely). Only on null windows away from the root
+    /// and from decisive scores, so the principal variation and mates are searched in full.
+    fn null_move_cut(&mut self, node: &Node<'_, G::Position>, alpha: Score) -> Option<Score> {
+        let depth = node.depth;
+        if !self.settings.null_move
+            || depth == UNLIMITED
+            || depth < 3
+            || node.ply == 0
+            || i64::from(node.beta) - i64::from(alpha) != 1
+            || node.beta.abs() >= DECISIVE
+        {
+            return None;
+        }
+        let passed = self.game.null_move(node.pos)?;
+        if self.game.evaluate(node.pos) < node.beta {
+            return None;
+        }
+        let reduction = if depth > 6 { 3 } else { 2 };
+        let score = -self.negamax(&passed, depth - 1 - reduction, node.ply + 1, -node.beta, -alpha);
+        if self.aborted {
+            return Some(0);
+        }
+        (score >= node.beta).then(|| score.min(DECISIVE - 1))
+    }
+
+    /// The value of `pos` at the horizon, fail-soft within `(alpha, beta)`: its evaluation, once
+    /// the moves the game says must be searched first (captures and promotions in chess; every
+    /// move in check, where the evaluation cannot stand) cannot improve on it. `moves` holds
+    /// every move of `pos`, which is not final.
+    fn quiescence(
+        &mut self,
+        pos: &G::Position,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        moves: &mut Vec<G::Move>,
+    ) -> Score {
+        let may_stand = self.game.horizon_moves(pos, moves);
+        let mut best = -INFINITY;
+        if may_stand || moves.is_empty() || ply >= MAX_QUIESCENCE_PLY {
+            best = self.game.evaluate(pos);
+            if best >= beta || moves.is_empty() || ply >= MAX_QUIESCENCE_PLY {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        for &mv in moves.iter() {
+            let child = self.game.play(pos, mv);
+            let score = -self.quiescence_node(&child, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A node of the quiescence search: counted and stopped as any node, then valued as final
+    /// or by [`Worker::quiescence`]. No table: these subtrees are small and change with the
+    /// window.
+    fn quiescence_node(&mut self, pos: &G::Position, ply: usize, alpha: Score, beta: Score) -> Score {
+        self.stats.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.reach(ply);
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
+        moves.clear();
+        self.game.moves(pos, &mut moves);
+        let value = if moves.is_empty() {
+            from_node(self.game.final_score(pos), ply)
+        } else {
+            self.quiescence(pos, ply, alpha, beta, &mut moves)
+        };
+        self.buffers.moves[ply] = moves;
+        value
     }
 
     /// Searches the moves with principal-variation search and stores the result: the table's
@@ -417,7 +542,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         mv: G::Move,
         state: &mut NodeState<G::Move>,
     ) -> bool {
-        let (next, ply, beta) = (child_depth(node.depth), node.ply, node.beta);
+        let (next, ply, beta) = (self.depth_below(node, child), node.ply, node.beta);
         let a = state.alpha;
         let score = if state.searched == 0 || !self.settings.pvs {
             -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
@@ -430,6 +555,19 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             }
         };
         self.take_score(node, state, mv, score)
+    }
+
+    /// The depth to search `child`, a child of `node`, to: one ply less, or as much when the game
+    /// extends the move (a check), up to twice the iteration's depth from the root.
+    fn depth_below(&self, node: &Node<'_, G::Position>, child: &G::Position) -> u32 {
+        let extended = node.depth != UNLIMITED
+            && (node.ply as u32) < 2 * self.iteration_depth
+            && self.game.extends(child);
+        if extended {
+            node.depth
+        } else {
+            child_depth(node.depth)
+        }
     }
 
     /// Takes the score of a searched move into its node's state; returns true on a cutoff.
