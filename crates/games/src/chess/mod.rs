@@ -7,8 +7,12 @@
 //! - [`index`]: the dense numbering of a table's positions, symmetries folded in;
 //! - [`unmove`]: the un-move generator, the predecessors the kernel walks back along;
 //! - [`en_passant`]: the positions with an en passant right that pawn moves lead to;
+//! - [`evaluate`]: what the alpha-beta engine needs to play: evaluation, move ordering,
+//!   quiescence, check extensions, null moves;
 //! - [`generate`]: one table as a layer of the core's dense solve;
 //! - [`file`](mod@file): the table files (zstd blocks, probed without loading the file);
+//! - [`mate`]: mate solving, every first move that forces mate in N moves, exactly;
+//! - [`san`]: moves in standard algebraic notation (`Nbd7`, `O-O`, `e8=Q#`), for output;
 //! - [`tablebase`]: a directory of tables with its manifest: building, probing, statistics,
 //!   verification.
 //!
@@ -16,10 +20,13 @@
 //! in the Nalimov and Gaviota tables (see `docs/chess.md`).
 
 pub mod en_passant;
+pub mod evaluate;
 pub mod file;
 pub mod generate;
 pub mod index;
+pub mod mate;
 pub mod material;
+pub mod san;
 pub mod tablebase;
 pub mod unmove;
 
@@ -27,8 +34,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
-use gamegraph::score::{decisive, FINAL_SCALE};
-use gamegraph::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Score};
+use gamegraph::score::decisive;
+use gamegraph::{ExactHints, Game, Notation, NotationError, PositionKey, Score};
 use serde::Serialize;
 
 pub use material::Material;
@@ -232,6 +239,9 @@ fn is_castling(board: &Board, mv: Move) -> bool {
     board.piece_on(mv.from) == Some(Piece::King) && board.color_on(mv.to) == Some(board.side_to_move())
 }
 
+/// Plies without a capture or a pawn move after which the game is drawn.
+const FIFTY_MOVES: u8 = 100;
+
 impl Game for Chess {
     type Position = Board;
     type Move = Move;
@@ -240,7 +250,12 @@ impl Game for Chess {
         Board::default()
     }
 
+    /// The legal moves; none once 50 moves of each side have passed without a capture or a pawn
+    /// move (the 50-move rule ends the game drawn, unless the last move mated).
     fn moves(&self, pos: &Board, moves: &mut Vec<Move>) {
+        if pos.halfmove_clock() >= FIFTY_MOVES {
+            return;
+        }
         pos.generate_moves(|piece_moves| {
             moves.extend(piece_moves);
             false
@@ -253,9 +268,10 @@ impl Game for Chess {
         next
     }
 
-    /// Checkmate loses; stalemate is a draw.
+    /// Checkmate loses; stalemate and the 50-move rule draw.
     fn final_loss(&self, pos: &Board) -> gamegraph::Stake {
-        i32::from(!pos.checkers().is_empty())
+        let mated = !pos.checkers().is_empty() && !pos.generate_moves(|_| true);
+        i32::from(mated)
     }
 
     const CYCLES: bool = true;
@@ -354,26 +370,6 @@ pub fn kings_touch(board: &Board) -> bool {
 impl PositionKey for Chess {
     fn key(&self, pos: &Board) -> u64 {
         pos.hash()
-    }
-}
-
-impl Evaluate for Chess {
-    /// Material, in hundredths of a pawn, for the side to move.
-    fn evaluate(&self, pos: &Board) -> Score {
-        const VALUE: [Score; 5] = [900, 500, 330, 320, 100];
-        let side = |c: Color| -> Score {
-            material::PIECES
-                .iter()
-                .zip(VALUE)
-                .map(|(&p, v)| pos.colored_pieces(c, p).len() as Score * v)
-                .sum()
-        };
-        let us = pos.side_to_move();
-        side(us) - side(!us)
-    }
-
-    fn payoff_score(&self, loss: gamegraph::Stake) -> Score {
-        loss.saturating_mul(-FINAL_SCALE)
     }
 }
 
