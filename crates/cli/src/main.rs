@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench, build, chess, games, graph, oware, perft, play, search, serve, solve, tree};
+use commands::{bench, build, chess, games, graph, oware, perft, play, search, serve, solve, tree, uci};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
@@ -59,6 +59,9 @@ enum Command {
     /// Serve the web page: play every game with each move's value, watch minimax and alpha-beta
     /// on trees, draw solved graphs (JSON API under /api).
     Serve(serve::ServeArgs),
+    /// Speak the Universal Chess Interface on standard input and output, for chess GUIs and
+    /// tools (options Hash, Threads, TablebasePath).
+    Uci(uci::UciArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Games(args) => games::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Uci(args) => uci::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -49,6 +49,10 @@ pub struct BenchChessArgs {
     /// Perft depth on the standard positions (0: none).
     #[arg(long, default_value_t = 5)]
     pub perft: u32,
+    /// Depth of a one-thread engine search of each standard position, for the search's nodes
+    /// per second (0: none).
+    #[arg(long, default_value_t = 7, value_name = "PLIES")]
+    pub search: u32,
     /// Random positions probed from the files.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub probes: u64,
@@ -137,13 +141,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         BenchCommand::Ordering(args) => ordering(args),
         BenchCommand::Oware(args) => crate::commands::oware::bench(args),
         BenchCommand::Othello(args) => othello(args),
-        BenchCommand::Chess(args) => crate::commands::chess::bench(
-            args.pieces.into(),
-            args.perft,
-            args.probes,
-            args.db.as_deref(),
-            args.output.json,
-        ),
+        BenchCommand::Chess(args) => crate::commands::chess::bench(args),
     }
 }
 

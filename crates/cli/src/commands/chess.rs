@@ -9,7 +9,9 @@ use anyhow::{bail, Context, Result};
 use gamegraph::engine::EngineSettings;
 use gamegraph::{Notation, Outcome};
 use gamegraph_games::analysis::{Analyzer, Budget, Value};
+use gamegraph_games::chess::mate::MateSearch;
 use gamegraph_games::chess::material::{parse_tables, Material};
+use gamegraph_games::chess::san::san;
 use gamegraph_games::chess::tablebase::{
     build as build_tables, table_stats, verify_table, BuildObserver, LoadedTables, TableEntry,
 };
@@ -181,6 +183,64 @@ pub fn solve(position: Option<&str>, dir: Option<&Path>, json: bool) -> Result<(
     Ok(())
 }
 
+/// `solve chess FEN --mate N` (or `-`: one FEN a line): every first move that forces mate in at
+/// most N moves, in SAN; the last line (the only one with `-`) is `FEN; mate N: MOVES` or
+/// `FEN; no mate in N`.
+pub fn mate(position: Option<&str>, moves: u32, json: bool) -> Result<()> {
+    let Some(text) = position else {
+        bail!("solve chess --mate needs a position: a FEN, or - to read one a line")
+    };
+    let chess = Chess::new();
+    if text == "-" {
+        let input = read_text(Path::new("-"))?;
+        for (n, line) in input.lines().enumerate() {
+            let fen = chess.record_position(line);
+            if fen.is_empty() {
+                continue;
+            }
+            let at = || format!("standard input line {}: '{}'", n + 1, excerpt(fen));
+            let board = parse_fen(fen).with_context(at)?;
+            let found = MateSearch::new().mating_moves_by_length(&board, moves);
+            say!("{}", mate_line(fen, &board, moves, &found));
+        }
+        return Ok(());
+    }
+    let board = parse_fen(text).with_context(|| format!("bad chess position '{}'", excerpt(text)))?;
+    let started = Instant::now();
+    let mut search = MateSearch::new();
+    let found = search.mating_moves_by_length(&board, moves);
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        let list: Vec<_> = found
+            .iter()
+            .map(|&(mv, n)| json!({"move": san(&board, mv), "uci": chess.format_move(&board, mv), "mate_in": n}))
+            .collect();
+        return print_json(&json!({
+            "position": chess.format_position(&board),
+            "mate": moves,
+            "moves": list,
+            "nodes": search.nodes(),
+            "seconds": seconds,
+        }));
+    }
+    say!("{}", chess.render(&board));
+    for &(mv, n) in &found {
+        say!("  {:>8}  mate in {n}", san(&board, mv));
+    }
+    say!("({} positions in {seconds:.2} s, every move searched)", search.nodes());
+    say!("{}", mate_line(&chess.format_position(&board), &board, moves, &found));
+    Ok(())
+}
+
+/// `FEN; mate N: MOVE MOVE ...` or `FEN; no mate in N`.
+fn mate_line(fen: &str, board: &cozy_chess::Board, moves: u32, found: &[(cozy_chess::Move, u32)]) -> String {
+    if found.is_empty() {
+        return format!("{fen}; no mate in {moves}");
+    }
+    let list: Vec<String> = found.iter().map(|&(mv, _)| san(board, mv)).collect();
+    format!("{fen}; mate {moves}: {}", list.join(" "))
+}
+
 /// `stats chess --db DIR`.
 pub fn stats(dir: &Path, json: bool) -> Result<()> {
     let tables = Tablebase::open(dir)?;
@@ -262,8 +322,10 @@ pub fn verify(dir: &Path) -> Result<()> {
 /// `bench chess`: perft on the standard positions, then every table of up to `pieces` pieces
 /// built from scratch in a temporary directory, then random probes of the files; with `db`,
 /// only probes of that directory's tables.
-pub fn bench(pieces: usize, perft_depth: u32, probes: u64, db: Option<&Path>, json: bool) -> Result<()> {
-    if let Some(dir) = db {
+pub fn bench(args: &crate::commands::bench::BenchChessArgs) -> Result<()> {
+    let (pieces, perft_depth, probes, json) =
+        (usize::from(args.pieces), args.perft, args.probes, args.output.json);
+    if let Some(dir) = args.db.as_deref() {
         let probe = bench_probes(&Tablebase::open(dir)?, probes)?;
         if json {
             return print_json(&json!({ "probe_microseconds": probe }));
@@ -272,6 +334,7 @@ pub fn bench(pieces: usize, perft_depth: u32, probes: u64, db: Option<&Path>, js
         return Ok(());
     }
     let perft = bench_perft(perft_depth);
+    let search = bench_search(args.search)?;
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let bars = Bars { quiet: json, ..Bars::default() };
     let started = Instant::now();
@@ -285,6 +348,7 @@ pub fn bench(pieces: usize, perft_depth: u32, probes: u64, db: Option<&Path>, js
     if json {
         return print_json(&json!({
             "perft": perft.iter().map(|(name, n, s)| json!({"position": name, "depth": perft_depth, "leaves": n, "seconds": s})).collect::<Vec<_>>(),
+            "search": search.iter().map(|(name, n, s)| json!({"position": name, "depth": args.search, "nodes": n, "seconds": s})).collect::<Vec<_>>(),
             "tables": targets.len(),
             "build_seconds": seconds,
             "peak_memory_bytes": peak,
@@ -296,6 +360,13 @@ pub fn bench(pieces: usize, perft_depth: u32, probes: u64, db: Option<&Path>, js
         say!(
             "perft {perft_depth} {name:<10} {leaves:>12} leaves in {s:>6.2} s ({:.1} M leaves/s)",
             *leaves as f64 / s / 1e6
+        );
+    }
+    for (name, nodes, s) in &search {
+        say!(
+            "search depth {} {name:<10} {nodes:>12} nodes in {s:>6.2} s ({:.2} M nodes/s, one thread)",
+            args.search,
+            *nodes as f64 / s / 1e6
         );
     }
     say!("built the {} tables of 3 to {pieces} pieces in {seconds:.1} s (files written)", targets.len());
@@ -318,6 +389,26 @@ pub const PERFT_POSITIONS: [(&str, &str); 6] = [
     ("position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
     ("position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
 ];
+
+/// A one-thread search of each standard position to `depth` with a fresh table: its nodes and
+/// seconds (quiescence nodes included).
+fn bench_search(depth: u32) -> Result<Vec<(&'static str, u64, f64)>> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let chess = Chess::new();
+    let settings = EngineSettings { threads: 1, ..EngineSettings::default() };
+    let engine = gamegraph::engine::Engine::try_new(&chess, settings)?;
+    let limits = gamegraph::engine::Limits { depth: Some(depth), ..Default::default() };
+    PERFT_POSITIONS
+        .iter()
+        .map(|(name, fen)| {
+            engine.clear();
+            let report = engine.search(&parse_fen(fen)?, limits);
+            Ok((*name, report.stats.nodes, report.elapsed.as_secs_f64()))
+        })
+        .collect()
+}
 
 fn bench_perft(depth: u32) -> Vec<(&'static str, u64, f64)> {
     PERFT_POSITIONS

@@ -12,3 +12,4 @@ pub mod search;
 pub mod serve;
 pub mod solve;
 pub mod tree;
+pub mod uci;

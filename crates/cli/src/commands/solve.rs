@@ -32,6 +32,10 @@ pub struct SolveArgs {
     /// Search games: print nodes and time for each position.
     #[arg(long)]
     stats: bool,
+    /// Chess: prove or refute a forced mate in at most this many moves (1 to 16), and list every
+    /// first move that forces one, in SAN (exact: every move is searched, whatever the time).
+    #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..=16))]
+    mate: Option<u32>,
     /// Database games, beyond the database: search this many plies (within --time).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
@@ -45,6 +49,12 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    if let Some(moves) = args.mate {
+        if !crate::commands::chess::is_chess(&args.game.game) {
+            bail!("--mate solves chess mates: it does not apply to {}", args.game.game);
+        }
+        return crate::commands::chess::mate(args.position.as_deref(), moves, args.output.json);
+    }
     if crate::commands::chess::is_chess(&args.game.game) {
         if args.analyze || args.weak || args.stats || args.depth.is_some() {
             bail!("solve chess reads endgame tables: --analyze, --weak, --stats and --depth do not apply");
