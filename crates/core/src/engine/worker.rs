@@ -292,6 +292,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     }
 
     /// Makes the per-ply buffers reach `ply`, and counts it in the iteration's selective depth.
+    #[inline]
     fn reach(&mut self, ply: usize) {
         self.seldepth = self.seldepth.max(ply);
         if self.buffers.moves.len() <= ply {
@@ -341,22 +342,24 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 }
             }
         }
-        if let Some(score) = self.null_move_cut(&node, alpha) {
-            return score;
+        // Exact solves (to the end) never prune: the test stays out of their path.
+        if node.depth != UNLIMITED && self.settings.null_move {
+            if let Some(score) = self.null_move_cut(&node, alpha) {
+                return score;
+            }
         }
         self.search_children(&node, moves, entry, alpha)
     }
 
-    /// Null-move pruning: at a node of a depth-limited search expected to fail high, lets the
+    /// Null-move pruning (asked for, in a depth-limited search): at a node expected to fail high, lets the
     /// player to move pass and searches the reply less deep; if passing still reaches `beta`, a
     /// real move would too (the null-move observation; the game refuses a pass where it is not
     /// safe, in check or where zugzwang is likely). Only on null windows away from the root
     /// and from decisive scores, so the principal variation and mates are searched in full.
+    #[inline(never)]
     fn null_move_cut(&mut self, node: &Node<'_, G::Position>, alpha: Score) -> Option<Score> {
         let depth = node.depth;
-        if !self.settings.null_move
-            || depth == UNLIMITED
-            || depth < 3
+        if depth < 3
             || node.ply == 0
             || i64::from(node.beta) - i64::from(alpha) != 1
             || node.beta.abs() >= DECISIVE
@@ -379,6 +382,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// the moves the game says must be searched first (captures and promotions in chess; every
     /// move in check, where the evaluation cannot stand) cannot improve on it. `moves` holds
     /// every move of `pos`, which is not final.
+    #[inline(never)]
     fn quiescence(
         &mut self,
         pos: &G::Position,
@@ -559,6 +563,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
 
     /// The depth to search `child`, a child of `node`, to: one ply less, or as much when the game
     /// extends the move (a check), up to twice the iteration's depth from the root.
+    #[inline]
     fn depth_below(&self, node: &Node<'_, G::Position>, child: &G::Position) -> u32 {
         let extended = node.depth != UNLIMITED
             && (node.ply as u32) < 2 * self.iteration_depth
