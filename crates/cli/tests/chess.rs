@@ -97,6 +97,19 @@ fn bad_input_gets_a_one_line_error() {
     assert!(err.contains("32 pieces") && err.contains("at most 3"), "{err}");
     let err = fails(&["solve", "chess", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "--db", db], "");
     assert!(err.contains("castling"), "{err}");
+    // Mate solving reads FENs line by line too, and is for chess only.
+    let out = run(
+        &["solve", "chess", "-", "--mate", "1"],
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1
+
+4k3/8 w
+",
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1; mate 1: Rd8#\n");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("standard input line 3"));
+    let err = fails(&["solve", "tictactoe", "--mate", "2"], "");
+    assert!(err.contains("--mate"), "{err}");
     let err = fails(&["solve", "chess", "-", "--db", db], "8/8/8/8/8/2k5/1R6/K7 w - - 0 1\nnot a fen\n");
     assert!(err.contains("line 2"), "{err}");
     let err = fails(&["solve", "chess", KRK], "");

@@ -141,18 +141,7 @@ pub fn solve(position: Option<&str>, dir: Option<&Path>, json: bool) -> Result<(
     let mut analyzer = Analyzer::new(&chess, Budget::default(), EngineSettings::default());
     let Some(text) = position else { bail!("solve chess needs a position: a FEN, or - to read one a line") };
     if text == "-" {
-        let input = read_text(Path::new("-"))?;
-        for (n, line) in input.lines().enumerate() {
-            let fen = chess.record_position(line);
-            if fen.is_empty() {
-                continue;
-            }
-            let at = || format!("standard input line {}: '{}'", n + 1, excerpt(fen));
-            let board = parse_fen(fen).with_context(at)?;
-            let dtm = tables.probe(&board).with_context(at)?;
-            say!("{fen}; {dtm}");
-        }
-        return Ok(());
+        return for_each_fen(&chess, |fen, board| Ok(format!("{fen}; {}", tables.probe(board)?)));
     }
     let board = parse_fen(text).with_context(|| format!("bad chess position '{}'", excerpt(text)))?;
     tables.probe(&board)?;
@@ -192,18 +181,9 @@ pub fn mate(position: Option<&str>, moves: u32, json: bool) -> Result<()> {
     };
     let chess = Chess::new();
     if text == "-" {
-        let input = read_text(Path::new("-"))?;
-        for (n, line) in input.lines().enumerate() {
-            let fen = chess.record_position(line);
-            if fen.is_empty() {
-                continue;
-            }
-            let at = || format!("standard input line {}: '{}'", n + 1, excerpt(fen));
-            let board = parse_fen(fen).with_context(at)?;
-            let found = MateSearch::new().mating_moves_by_length(&board, moves);
-            say!("{}", mate_line(fen, &board, moves, &found));
-        }
-        return Ok(());
+        return for_each_fen(&chess, |fen, board| {
+            Ok(mate_line(fen, board, moves, &MateSearch::new().mating_moves_by_length(board, moves)))
+        });
     }
     let board = parse_fen(text).with_context(|| format!("bad chess position '{}'", excerpt(text)))?;
     let started = Instant::now();
@@ -229,6 +209,25 @@ pub fn mate(position: Option<&str>, moves: u32, json: bool) -> Result<()> {
     }
     say!("({} positions in {seconds:.2} s, every move searched)", search.nodes());
     say!("{}", mate_line(&chess.format_position(&board), &board, moves, &found));
+    Ok(())
+}
+
+/// Reads one FEN a line from standard input (a `;` and what follows are ignored, as are empty
+/// lines) and prints `answer`'s line for each; an error names the input line.
+fn for_each_fen(
+    chess: &Chess,
+    mut answer: impl FnMut(&str, &cozy_chess::Board) -> Result<String>,
+) -> Result<()> {
+    let input = read_text(Path::new("-"))?;
+    for (n, line) in input.lines().enumerate() {
+        let fen = chess.record_position(line);
+        if fen.is_empty() {
+            continue;
+        }
+        let at = || format!("standard input line {}: '{}'", n + 1, excerpt(fen));
+        let board = parse_fen(fen).with_context(at)?;
+        say!("{}", answer(fen, &board).with_context(at)?);
+    }
     Ok(())
 }
 
