@@ -410,6 +410,9 @@ fn bench_search(depth: u32) -> Result<Vec<(&'static str, u64, f64)>> {
 }
 
 fn bench_perft(depth: u32) -> Vec<(&'static str, u64, f64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     PERFT_POSITIONS
         .iter()
         .map(|(name, fen)| {
