@@ -283,8 +283,9 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
                 .map(|id| {
                     let (stop, drive) = (stop, &drive);
                     scope.spawn(move || {
-                        let mut w = Worker::new(self, stop, Limits::default(), started, id);
-                        w.played_before = &control.history;
+                        // Helpers see the game's history too; only the main thread reports.
+                        let mut w =
+                            Worker::new(self, stop, Limits::default(), started, id).with_control(control);
                         drive(&mut w);
                         w.stats
                     })
