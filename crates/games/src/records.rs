@@ -149,3 +149,90 @@ pub fn obf_file(path: &Path, text: &str) -> Result<Vec<TestPosition>, RecordErro
     }
     Ok(positions)
 }
+
+/// A position of an EPD test suite (Win At Chess and its like): the moves a solver should find
+/// (`bm`) or must not play (`am`), in SAN as the file writes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpdPosition {
+    /// The 1-based line it is on.
+    pub line: usize,
+    /// The position as a complete FEN (EPD has no move counters: `0 1` is added).
+    pub fen: String,
+    /// The best moves (`bm`): finding any of them solves the position.
+    pub best: Vec<String>,
+    /// The moves to avoid (`am`): playing one fails the position.
+    pub avoid: Vec<String>,
+    /// The position's name (`id`), if given.
+    pub id: Option<String>,
+}
+
+impl EpdPosition {
+    /// Whether a move written in SAN (`san`) solves the position: one of `bm` if any are
+    /// given, and none of `am`. Check and mate marks and the `=` of promotions are ignored, as
+    /// suites write them inconsistently.
+    pub fn is_solved_by(&self, san: &str) -> bool {
+        let played = normalise_san(san);
+        let listed = |moves: &[String]| moves.iter().any(|m| normalise_san(m) == played);
+        (self.best.is_empty() || listed(&self.best)) && !listed(&self.avoid)
+    }
+}
+
+fn normalise_san(san: &str) -> String {
+    san.chars().filter(|c| !matches!(c, '+' | '#' | '=' | '!' | '?')).collect()
+}
+
+/// The positions of an EPD file: four FEN fields, then operations `opcode operands;` of which
+/// `bm`, `am` and `id` are read and the others skipped. Every position needs `bm` or `am`.
+pub fn epd_file(path: &Path, text: &str) -> Result<Vec<EpdPosition>, RecordError> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        // `at` is a byte offset into the line; the column counts characters from 1.
+        let bad = |at: usize, what: String| RecordError {
+            file: path.display().to_string(),
+            line: i + 1,
+            message: format!("column {}: {what}", line[..at].chars().count() + 1),
+        };
+        let fields: Vec<(usize, &str)> = words_with_offsets(line).take(4).collect();
+        let Some(&(last_at, last)) = fields.get(3) else {
+            return Err(bad(
+                line.len(),
+                "expected four FEN fields (board, side, castling, en passant)".into(),
+            ));
+        };
+        let fen: Vec<&str> = fields.iter().map(|f| f.1).collect();
+        let fen = format!("{} 0 1", fen.join(" "));
+        crate::chess::parse_fen(&fen).map_err(|e| bad(fields[0].0, e.to_string()))?;
+        let mut position = EpdPosition { line: i + 1, fen, best: Vec::new(), avoid: Vec::new(), id: None };
+        let operations_at = last_at + last.len();
+        let mut at = operations_at;
+        for operation in line[operations_at..].split(';') {
+            let here = at + operation.len() - operation.trim_start().len();
+            at += operation.len() + 1;
+            let mut words = operation.split_whitespace();
+            let Some(opcode) = words.next() else { continue };
+            let operands: Vec<String> = words.map(|w| w.trim_matches('"').to_string()).collect();
+            match opcode {
+                "bm" | "am" if operands.is_empty() => {
+                    return Err(bad(here, format!("'{opcode}' without a move")))
+                }
+                "bm" => position.best = operands,
+                "am" => position.avoid = operands,
+                "id" => position.id = Some(operands.join(" ")),
+                _ => {}
+            }
+        }
+        if position.best.is_empty() && position.avoid.is_empty() {
+            return Err(bad(operations_at, "no 'bm' or 'am' operation".into()));
+        }
+        positions.push(position);
+    }
+    Ok(positions)
+}
+
+/// The whitespace-separated words of `line` with their byte offsets.
+fn words_with_offsets(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split_whitespace().map(move |w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+}

@@ -56,9 +56,20 @@ pub struct BenchChessArgs {
     /// Random positions probed from the files.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub probes: u64,
-    /// Probe the tables of this directory instead of building any.
+    /// Probe the tables of this directory instead of building any (with `--epd`: the tables
+    /// the search probes).
     #[arg(long, value_name = "DIR")]
     pub db: Option<std::path::PathBuf>,
+    /// Run the test suite of this EPD file instead (such as `tests/data/chess/wac.epd`, Win At
+    /// Chess): search each position for `--movetime` and count those whose best move is found.
+    #[arg(long, value_name = "FILE")]
+    pub epd: Option<PathBuf>,
+    /// Search time per position of `--epd`.
+    #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub movetime: u64,
+    /// Search threads for `--epd`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
     #[command(flatten)]
     pub output: JsonFlag,
 }

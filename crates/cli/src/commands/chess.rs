@@ -324,6 +324,9 @@ pub fn verify(dir: &Path) -> Result<()> {
 pub fn bench(args: &crate::commands::bench::BenchChessArgs) -> Result<()> {
     let (pieces, perft_depth, probes, json) =
         (usize::from(args.pieces), args.perft, args.probes, args.output.json);
+    if let Some(file) = args.epd.as_deref() {
+        return bench_suite(file, args);
+    }
     if let Some(dir) = args.db.as_deref() {
         let probe = bench_probes(&Tablebase::open(dir)?, probes)?;
         if json {
@@ -376,6 +379,59 @@ pub fn bench(args: &crate::commands::bench::BenchChessArgs) -> Result<()> {
         say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
     }
     say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
+    Ok(())
+}
+
+/// `bench chess --epd FILE`: a timed search of every position of a test suite, counting those
+/// where the engine's move is one the suite names (`bm`) and none it warns against (`am`).
+fn bench_suite(file: &Path, args: &crate::commands::bench::BenchChessArgs) -> Result<()> {
+    let positions = gamegraph_games::records::epd_file(file, &read_text(file)?)?;
+    let game = match args.db.as_deref() {
+        Some(dir) => chess_with(Some(dir), "bench")?,
+        None => Chess::new(),
+    };
+    let settings = EngineSettings { threads: args.threads as usize, ..EngineSettings::default() };
+    let engine = gamegraph::engine::Engine::try_new(&game, settings)?;
+    let limits = gamegraph::engine::Limits {
+        time: Some(std::time::Duration::from_millis(args.movetime)),
+        ..Default::default()
+    };
+    let bar = if args.output.json { ProgressBar::hidden() } else { ProgressBar::new(positions.len() as u64) };
+    let (mut solved, mut nodes, mut seconds, mut failed) = (0, 0u64, 0.0, Vec::new());
+    for position in &positions {
+        let board = parse_fen(&position.fen)?;
+        engine.clear();
+        let report = engine.search(&board, limits);
+        let played = report.best.map_or_else(|| "(none)".to_string(), |m| san(&board, m));
+        nodes += report.stats.nodes;
+        seconds += report.elapsed.as_secs_f64();
+        if position.is_solved_by(&played) {
+            solved += 1;
+        } else {
+            let name = position.id.clone().unwrap_or_else(|| format!("line {}", position.line));
+            failed.push((name, played, position.best.join(" ")));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let total = positions.len();
+    if args.output.json {
+        return print_json(&json!({
+            "file": file.display().to_string(), "positions": total, "solved": solved,
+            "movetime_ms": args.movetime, "threads": args.threads, "nodes": nodes, "seconds": seconds,
+            "failed": failed.iter().map(|(id, played, best)| json!({"id": id, "played": played, "best": best})).collect::<Vec<_>>(),
+        }));
+    }
+    for (id, played, best) in &failed {
+        say!("{id}: played {played}, expected {best}");
+    }
+    say!(
+        "{}: solved {solved} of {total} at {} ms a position, {} thread(s) ({:.2} M nodes/s)",
+        file.display(),
+        args.movetime,
+        args.threads,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
     Ok(())
 }
 
