@@ -77,7 +77,7 @@ pub struct EngineArgs {
     pub with: Vec<Technique>,
     /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
     /// aspiration, etc for enhanced transposition cutoffs near the root, null-move for null-move
-    /// pruning in depth-limited chess searches).
+    /// pruning and lmr for late move reductions in depth-limited chess searches).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     pub without: Vec<Technique>,
 }
@@ -92,6 +92,7 @@ pub enum Technique {
     Etc,
     Mtdf,
     NullMove,
+    Lmr,
 }
 
 impl EngineArgs {
@@ -124,6 +125,7 @@ impl EngineArgs {
             etc: pick(Technique::Etc, defaults.etc),
             mtdf: pick(Technique::Mtdf, defaults.mtdf),
             null_move: pick(Technique::NullMove, defaults.null_move),
+            late_move_reductions: pick(Technique::Lmr, defaults.late_move_reductions),
         };
         let total = crate::terminal::memory_bytes();
         if let Some(total) = total.filter(|&t| (settings.tt_mib as u64) << 20 > t / 4 * 3) {

@@ -189,6 +189,14 @@ pub trait Evaluate: Game {
     fn null_move(&self, _pos: &Self::Position) -> Option<Self::Position> {
         None
     }
+
+    /// Whether `mv`, a move of `pos`, is quiet enough to be searched less deep when it comes
+    /// late in the order (late move reductions): one that changes little and is rarely best
+    /// when the moves ordered first are not (not a capture, a promotion or an escape from check
+    /// in chess). False by default: the game's moves are never reduced.
+    fn is_quiet(&self, _pos: &Self::Position, _mv: Self::Move) -> bool {
+        false
+    }
 }
 
 /// What an exact solve (a search to the end of the game) can use beyond the heuristic: values the

@@ -74,8 +74,9 @@ proptest! {
     }
 }
 
-/// A graph game with a heuristic at the horizon, to test depth handling in the table.
-struct Heuristic<'g>(GraphGame<'g>);
+/// A graph game with a heuristic at the horizon, to test depth handling in the table; the flag
+/// makes every move quiet, open to late move reductions.
+struct Heuristic<'g>(GraphGame<'g>, bool);
 
 impl Game for Heuristic<'_> {
     type Position = u32;
@@ -100,6 +101,9 @@ impl Evaluate for Heuristic<'_> {
     }
     fn final_score(&self, p: &u32) -> i32 {
         self.0.final_score(p)
+    }
+    fn is_quiet(&self, _p: &u32, _m: u32) -> bool {
+        self.1
     }
 }
 
@@ -141,7 +145,7 @@ proptest! {
             succ[p.index(i + 1)].push(i + 1);
         }
         let g = graph(&succ, &stakes[..n]);
-        let game = Heuristic(GraphGame::new(&g, 0));
+        let game = Heuristic(GraphGame::new(&g, 0), false);
         let engine = Engine::new(&game, EngineSettings { tt_mib: 1, aspiration: false, ..EngineSettings::default() });
         for u in 0..g.nodes() as u32 {
             engine.clear();
@@ -149,6 +153,60 @@ proptest! {
             prop_assert_eq!(engine.window(&u, 3, -1000, 1000), negamax(&game, u, 3), "node {}", u);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Late move reductions are a depth-limited heuristic: with every move quiet, exact solves
+    /// still find the retrograde value, and so does iterative deepening, whose iterations reduce
+    /// until one reaches the end of every line.
+    #[test]
+    fn reductions_stay_out_of_exact_solves((succ, stakes) in acyclic_with(40, 8)) {
+        let g = graph(&succ, &stakes);
+        let exact = solve_graph(&g, Model::Minimax);
+        let game = Heuristic(GraphGame::new(&g, 0), true);
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+        for u in 0..g.nodes() as u32 {
+            prop_assert_eq!(Some(engine.solve(&u, Limits::default()).value), exact.value(u), "node {}", u);
+            prop_assert_eq!(Some(engine.search(&u, Limits::default()).value), exact.value(u), "node {}", u);
+        }
+    }
+}
+
+/// A complete tree of `width` moves a node and `height` levels, for [`Heuristic`].
+fn complete_tree(width: usize, height: u32) -> Vec<Vec<usize>> {
+    let mut succ = vec![Vec::new()];
+    let mut level = vec![0];
+    for _ in 0..height {
+        let mut next = Vec::new();
+        for &node in &level {
+            for _ in 0..width {
+                let child = succ.len();
+                succ.push(Vec::new());
+                succ[node].push(child);
+                next.push(child);
+            }
+        }
+        level = next;
+    }
+    succ
+}
+
+/// Late move reductions do reduce: on a wide tree whose moves are all quiet, a depth-limited
+/// search visits fewer nodes with them than without.
+#[test]
+fn reductions_search_fewer_nodes_in_depth_limited_searches() {
+    let succ = complete_tree(5, 9);
+    let g = graph(&succ, &vec![0; succ.len()]);
+    let game = Heuristic(GraphGame::new(&g, 0), true);
+    let nodes = |late_move_reductions| {
+        let settings = EngineSettings { tt_mib: 4, late_move_reductions, ..EngineSettings::default() };
+        let engine = Engine::new(&game, settings);
+        engine.search(&0, Limits { depth: Some(8), ..Limits::default() }).stats.nodes
+    };
+    let (with, without) = (nodes(true), nodes(false));
+    assert!(with * 4 < without * 3, "{with} nodes with reductions, {without} without");
 }
 
 /// A graph game without cycles (so exact solves split subtrees over threads) that guesses its

@@ -29,6 +29,10 @@ pub struct EngineSettings {
     /// Null-move pruning in depth-limited searches, for games that say when passing is safe to
     /// assume ([`crate::Evaluate::null_move`]); exact solves never use it.
     pub null_move: bool,
+    /// Late move reductions in depth-limited searches: quiet moves late in the order
+    /// ([`crate::Evaluate::is_quiet`]) are searched less deep first, and fully only if they
+    /// surprise. Exact solves never use them.
+    pub late_move_reductions: bool,
 }
 
 impl Default for EngineSettings {
@@ -47,6 +51,7 @@ impl Default for EngineSettings {
             // 10, 1 thread) 2.67 s to 2.41 s, FFO #40-#44 (2 threads) 5.10 s to 4.64 s.
             etc: true,
             null_move: true,
+            late_move_reductions: true,
         }
     }
 }

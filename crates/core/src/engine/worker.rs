@@ -128,6 +128,9 @@ pub(super) struct Worker<'e, G: Game> {
 /// Deepest ply of a quiescence search: beyond it the evaluation is taken as it stands.
 const MAX_QUIESCENCE_PLY: usize = 128;
 
+/// Moves searched at full depth at every node before late move reductions start.
+const REDUCE_AFTER: usize = 3;
+
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -551,7 +554,15 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let score = if state.searched == 0 || !self.settings.pvs {
             -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
         } else {
-            let s = -self.negamax_keyed(child, key, next, ply + 1, -a - 1, -a);
+            let reduction = self.reduction(node, next, mv, state.searched);
+            let mut s = a + 1;
+            if reduction > 0 {
+                s = -self.negamax_keyed(child, key, next - reduction, ply + 1, -a - 1, -a);
+            }
+            // A reduced move that beats alpha is searched again at its full depth.
+            if s > a && !self.aborted {
+                s = -self.negamax_keyed(child, key, next, ply + 1, -a - 1, -a);
+            }
             if s > a && s < beta && !self.aborted {
                 -self.negamax_keyed(child, key, next, ply + 1, -beta, -a)
             } else {
@@ -573,6 +584,26 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         } else {
             child_depth(node.depth)
         }
+    }
+
+    /// How many plies less to search `mv`, the move of `node` after `searched` others, whose
+    /// child would be searched `next` plies deep (late move reductions): none for the first
+    /// moves, at the root, for moves the game does not call quiet or extends, and in exact
+    /// solves; one ply, two for the moves after the sixth in deep searches.
+    #[inline]
+    fn reduction(&self, node: &Node<'_, G::Position>, next: u32, mv: G::Move, searched: usize) -> u32 {
+        if !self.settings.late_move_reductions
+            || node.depth == UNLIMITED
+            || next < 2
+            || next == node.depth
+            || searched < REDUCE_AFTER
+            || node.ply == 0
+            || !self.game.is_quiet(node.pos, mv)
+        {
+            return 0;
+        }
+        let reduction = if searched >= 6 && next >= 5 { 2 } else { 1 };
+        reduction.min(next - 1)
     }
 
     /// Takes the score of a searched move into its node's state; returns true on a cutoff.

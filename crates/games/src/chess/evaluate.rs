@@ -135,9 +135,19 @@ fn order_key(pos: &Board, mv: Move) -> Score {
     match mv.promotion {
         Some(Piece::Queen) => key += 9_000,
         Some(_) => key -= 1_000,
+        None if key == 0 => key = placement_gain(pos, mv),
         None => {}
     }
     key
+}
+
+/// What a quiet move gains in middlegame placement: quiet moves are tried towards better
+/// squares first, which matters most to late move reductions.
+fn placement_gain(pos: &Board, mv: Move) -> Score {
+    let Some(piece) = pos.piece_on(mv.from) else { return 0 };
+    let white = |square: Square| if pos.side_to_move() == Color::White { square } else { square.flip_rank() };
+    let bonus = &Placement::get().bonus[piece as usize];
+    bonus[white(mv.to) as usize].0 - bonus[white(mv.from) as usize].0
 }
 
 impl Evaluate for Chess {
@@ -187,6 +197,10 @@ impl Evaluate for Chess {
             return None; // zugzwang is common with only pawns
         }
         pos.null_move()
+    }
+
+    fn is_quiet(&self, pos: &Board, mv: Move) -> bool {
+        pos.checkers().is_empty() && !is_noisy(pos, mv)
     }
 }
 
