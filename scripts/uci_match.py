@@ -1,15 +1,19 @@
-"""A match between `gamegraph uci` and Stockfish at a skill level, through python-chess: the score,
-and the Elo difference with its 95% margin. Colours alternate; every game starts from the start
-position with 4 random plies played first (the same for both colours of a pair), so that games differ.
+"""A match between `gamegraph uci` and another UCI engine (Stockfish at a skill level, or another
+build of gamegraph to measure a change), through python-chess: the score, and the Elo difference
+with its 95% margin. Colours alternate; every game starts from the start position with 4 random
+plies played first (the same for both colours of a pair), so that games differ.
 
-Usage: python scripts/uci_match.py GAMEGRAPH STOCKFISH [--games N] [--skill S] [--clock SECONDS]
+Usage: python scripts/uci_match.py GAMEGRAPH OPPONENT [--games N] [--skill S] [--clock SECONDS]
        [--increment SECONDS] [--seed N]
+OPPONENT is a command line ("stockfish", "/tmp/old/gamegraph uci"); --skill sets Stockfish's
+"Skill Level" and is ignored by engines without that option.
 (python-chess is in target/uci-venv after scripts/test.)
 """
 
 import argparse
 import math
 import random
+import shlex
 import time
 
 import chess
@@ -45,7 +49,7 @@ def elo(score, games):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("gamegraph")
-    parser.add_argument("stockfish")
+    parser.add_argument("opponent")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--skill", type=int, default=3)
     parser.add_argument("--clock", type=float, default=10.0)
@@ -55,8 +59,14 @@ def main():
     rng = random.Random(args.seed)
     ours = chess.engine.SimpleEngine.popen_uci([args.gamegraph, "uci"])
     ours.configure({"Threads": 1, "Hash": 64})
-    them = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    them.configure({"Skill Level": args.skill, "Threads": 1, "Hash": 16})
+    them = chess.engine.SimpleEngine.popen_uci(shlex.split(args.opponent))
+    options = {"Threads": 1, "Hash": 16}
+    if "Skill Level" in them.options:
+        options["Skill Level"] = args.skill
+    them.configure(options)
+    name = them.id.get("name", args.opponent)
+    if "Skill Level" in them.options:
+        name += f" skill {args.skill}"
     points = 0.0
     tally = {"win": 0, "draw": 0, "loss": 0}
     try:
@@ -86,7 +96,7 @@ def main():
         ours.quit()
         them.quit()
     diff, margin = elo(points, args.games)
-    print(f"gamegraph against Stockfish skill {args.skill}, {args.clock:g} s + {args.increment:g} s: "
+    print(f"gamegraph against {name}, {args.clock:g} s + {args.increment:g} s: "
           f"+{tally['win']} ={tally['draw']} -{tally['loss']}, {points}/{args.games}, "
           f"Elo {diff:+.0f} +- {margin:.0f}")
 
