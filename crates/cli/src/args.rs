@@ -17,6 +17,45 @@ pub struct JsonFlag {
     pub json: bool,
 }
 
+/// Where a retrograde analysis runs when it runs on timely dataflow: several worker threads of
+/// this process, or several processes listed in a host file.
+#[derive(Args, Debug, Clone)]
+pub struct ClusterArgs {
+    /// Run on the processes of this file, one host:port a line: every process runs the same
+    /// command but for --process. Process 0 prints the result.
+    #[arg(long, value_name = "FILE", requires = "process")]
+    pub hostfile: Option<std::path::PathBuf>,
+    /// This process's line in --hostfile, counted from 0.
+    #[arg(long, value_name = "I", requires = "hostfile")]
+    pub process: Option<usize>,
+    /// Timely dataflow worker threads per process (1 to 256; with --hostfile, default 1; every
+    /// process needs the same).
+    #[arg(long, value_name = "W")]
+    pub workers: Option<usize>,
+    /// Seconds to wait for every process of --hostfile to connect.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, requires = "hostfile")]
+    pub connect_timeout: f64,
+}
+
+impl ClusterArgs {
+    /// The cluster asked for, if any (`None`: the one-machine kernel, as without these options).
+    pub fn cluster(&self) -> anyhow::Result<Option<gamegraph_cluster::Cluster>> {
+        let workers = self.workers.unwrap_or(1);
+        Ok(match (&self.hostfile, self.process) {
+            (Some(file), Some(process)) => {
+                if !(self.connect_timeout > 0.0 && self.connect_timeout <= 86_400.0) {
+                    anyhow::bail!("--connect-timeout must be between 0 and 86400 seconds");
+                }
+                let mut cluster = gamegraph_cluster::Cluster::from_hostfile(file, process, workers)?;
+                cluster.connect_timeout = std::time::Duration::from_secs_f64(self.connect_timeout);
+                Some(cluster)
+            }
+            _ if self.workers.is_some() => Some(gamegraph_cluster::Cluster::new(Vec::new(), 0, workers)?),
+            _ => None,
+        })
+    }
+}
+
 /// The game, its options and the exploration limit shared by solve, build, play and search.
 /// Which options a game takes is in its registry entry ('gamegraph games').
 #[derive(Args, Debug, Clone)]

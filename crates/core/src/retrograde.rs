@@ -275,9 +275,10 @@ where
 
 /// Takes into account a move of `node` into a position decided as `child` for its mover: a lost
 /// child decides `node` as `label` (a win), a won one uses up one of its moves, the last deciding
-/// it as `label` (a loss). True when this call decided `node`.
+/// it as `label` (a loss). True when this call decided `node`. The one step of the kernel, shared
+/// with kernels that run it elsewhere (over a cluster).
 #[inline]
-fn settle<S: LabelStore>(store: &S, node: S::Node, child: Side, label: Label) -> bool {
+pub fn settle<S: LabelStore>(store: &S, node: S::Node, child: Side, label: Label) -> bool {
     match child {
         Side::Lose => store.decide(node, label),
         Side::Win => store.decrement(node, label),

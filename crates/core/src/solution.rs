@@ -88,6 +88,19 @@ impl<N: NodeId> Solution<N> {
         Self { model, store }
     }
 
+    /// The solution whose labels are `labels`, node by node (`None`: a draw), as a kernel run
+    /// elsewhere (over a cluster) found them.
+    pub fn from_labels(model: Model, labels: impl IntoIterator<Item = Option<Label>>) -> Self {
+        let labels: Vec<Option<Label>> = labels.into_iter().collect();
+        let store = DenseStore::new(vec![1; labels.len()]);
+        for (node, label) in labels.into_iter().enumerate() {
+            if let Some(label) = label {
+                store.decide(N::from_index(node), label);
+            }
+        }
+        Self { model, store }
+    }
+
     /// The model solved.
     pub fn model(&self) -> Model {
         self.model

@@ -76,6 +76,9 @@ pub struct BenchChessArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct BenchGraphArgs {
+    /// Solve on timely dataflow workers (every process generates the same graph from --seed).
+    #[command(flatten)]
+    pub cluster: crate::args::ClusterArgs,
     /// Number of positions.
     #[arg(long, default_value_t = 1_000_000)]
     pub nodes: usize,
@@ -196,10 +199,23 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     let (graph, build) = phase("building the graph", || random_graph(args.nodes, args.edges, args.seed));
     let edges = graph.edges().max(1) as f64;
     let mut models = Vec::new();
+    let cluster = args.cluster.cluster()?;
+    let graph = std::sync::Arc::new(graph);
     for model in Model::ALL {
-        let (solution, time) = phase(&format!("solving ({model})"), || solve_graph(&graph, model));
+        let solve = || -> Result<Option<gamegraph::Solution>> {
+            Ok(match &cluster {
+                None => Some(solve_graph(&graph, model)),
+                Some(c) => gamegraph_cluster::graph::solve_graph(std::sync::Arc::clone(&graph), model, c)?,
+            })
+        };
+        let (solution, time) = phase(&format!("solving ({model})"), solve);
+        // The other processes of a cluster leave the report to process 0.
+        let Some(solution) = solution? else { continue };
         let count = |o: Outcome| (0..graph.nodes() as u32).filter(|&u| solution.outcome(u) == o).count();
         models.push((model, time, count(Outcome::Win), count(Outcome::Lose), count(Outcome::Draw)));
+    }
+    if cluster.as_ref().is_some_and(|c| c.process != 0) {
+        return Ok(());
     }
     let peak = peak_memory();
     if args.output.json {

@@ -8,7 +8,7 @@ use gamegraph::report::GraphReport;
 use gamegraph::solution::solve_graph;
 use gamegraph::{Model, Outcome, Solution};
 
-use crate::args::JsonFlag;
+use crate::args::{ClusterArgs, JsonFlag};
 use crate::terminal::{print_json, read_text};
 
 #[derive(clap::Args, Debug)]
@@ -28,6 +28,8 @@ pub struct GraphArgs {
     #[arg(long, conflicts_with = "json")]
     dot: bool,
     #[command(flatten)]
+    cluster: ClusterArgs,
+    #[command(flatten)]
     output: JsonFlag,
 }
 
@@ -46,7 +48,17 @@ pub fn run(args: &GraphArgs) -> Result<()> {
     }
     .with_context(|| format!("{}", args.file.display()))?;
     let model = args.model;
-    let solution = solve_graph(&parsed.graph, model);
+    let solution = match args.cluster.cluster()? {
+        None => solve_graph(&parsed.graph, model),
+        Some(cluster) => {
+            let graph = std::sync::Arc::new(parsed.graph.clone());
+            match gamegraph_cluster::graph::solve_graph(graph, model, &cluster)? {
+                Some(solution) => solution,
+                // The other processes leave the printing to process 0.
+                None => return Ok(()),
+            }
+        }
+    };
     if args.output.json {
         return print_json(&GraphReport::new(&parsed, &solution, false));
     }
@@ -90,7 +102,7 @@ pub fn run(args: &GraphArgs) -> Result<()> {
 fn padded(name: &str, width: usize) -> String {
     let mut out = String::with_capacity(width);
     out.push_str(name);
-    out.extend(std::iter::repeat(' ').take(width.saturating_sub(name.chars().count())));
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(name.chars().count())));
     out
 }
 

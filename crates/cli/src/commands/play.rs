@@ -59,7 +59,7 @@ impl GameVisitor for Play<'_> {
             // In games with cycles a repeated position ends the game.
             let repeated = G::CYCLES && !seen.insert(pos.clone());
             let analysis = if repeated { None } else { Some(analyzer.analyze(&pos)?) };
-            let over = analysis.as_ref().map_or(true, |a| a.over);
+            let over = analysis.as_ref().is_none_or(|a| a.over);
             let human = args.you.moves_at(ply);
             if args.json {
                 let to_move = if over {

@@ -1,0 +1,177 @@
+//! `graph --hostfile` end to end: two and three processes on loopback ports give the one-process
+//! answer byte for byte; a process that never comes, or one with another number of workers,
+//! makes the run fail cleanly and in bounded time.
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fails, ok};
+
+/// A random edge list with cycles and stakes: `nodes` nodes, reproducible from `seed`.
+fn edges(nodes: u64, seed: u64) -> String {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state >> 33
+    };
+    let mut text = String::new();
+    for u in 0..nodes {
+        if next() % 7 == 0 {
+            text.push_str(&format!("{u} = {}\n", next() % 11));
+        } else {
+            for _ in 0..1 + next() % 4 {
+                text.push_str(&format!("{u} {}\n", next() % nodes));
+            }
+        }
+    }
+    text
+}
+
+/// A host file of `n` free loopback ports.
+fn hostfile(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+    let listeners: Vec<TcpListener> = (0..n).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    let lines: Vec<String> = listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect();
+    let path = dir.join("hosts");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+#[test]
+fn processes_on_loopback_give_the_one_process_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.edges");
+    std::fs::write(&graph, edges(3000, 5)).unwrap();
+    let graph = graph.to_str().unwrap();
+    for model in ["outcome", "stakes", "minimax"] {
+        let base = ["graph", graph, "--format", "edges", "--csv", "--model", model];
+        let expected = ok(&base);
+        for (processes, workers) in [(2, "1"), (3, "2")] {
+            let hosts = hostfile(dir.path(), processes);
+            let hosts = hosts.to_str().unwrap();
+            let others: Vec<Child> = (1..processes)
+                .map(|i| {
+                    let i = i.to_string();
+                    let mut args = base.to_vec();
+                    args.extend(["--hostfile", hosts, "--process", &i, "--workers", workers]);
+                    spawn(&args)
+                })
+                .collect();
+            let mut args = base.to_vec();
+            args.extend(["--hostfile", hosts, "--process", "0", "--workers", workers]);
+            assert_eq!(ok(&args), expected, "{model} on {processes} processes of {workers} workers");
+            for other in others {
+                let out = other.wait_with_output().unwrap();
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                assert!(out.stdout.is_empty(), "only process 0 prints");
+            }
+        }
+        let mut args = base.to_vec();
+        args.extend(["--workers", "3"]);
+        assert_eq!(ok(&args), expected, "{model} on one process of 3 workers");
+    }
+}
+
+#[test]
+fn a_missing_process_or_other_workers_fail_cleanly_in_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.edges");
+    std::fs::write(&graph, edges(200, 9)).unwrap();
+    let graph = graph.to_str().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let hosts = hosts.to_str().unwrap();
+    let base = ["graph", graph, "--format", "edges", "--hostfile", hosts];
+
+    // Process 1 never starts.
+    let started = Instant::now();
+    let mut args = base.to_vec();
+    args.extend(["--process", "0", "--connect-timeout", "1"]);
+    let message = fails(&args, "");
+    assert!(message.contains("process(es) 1 did not connect within 1 s"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+
+    // Process 1 runs 2 workers, process 0 one.
+    let mut args = base.to_vec();
+    args.extend(["--process", "1", "--workers", "2", "--connect-timeout", "20"]);
+    let other = spawn(&args);
+    let mut args = base.to_vec();
+    args.extend(["--process", "0", "--connect-timeout", "20"]);
+    let message = fails(&args, "");
+    assert!(message.contains("every process needs the same --workers"), "{message}");
+    let out = other.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("every process needs the same --workers"));
+}
+
+#[test]
+fn a_process_killed_during_the_run_makes_the_others_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let hosts = hosts.to_str().unwrap();
+    let args = |process: &'static str| {
+        [
+            "bench",
+            "graph",
+            "--nodes",
+            "1000000",
+            "--edges",
+            "10000000",
+            "--hostfile",
+            hosts,
+            "--process",
+            process,
+        ]
+        .into_iter()
+        .chain(["--connect-timeout", "20"])
+        .map(str::to_string)
+        .collect::<Vec<String>>()
+    };
+    let mut other = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(args("1"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
+    // Killed while building its graph or solving: either way process 0 must not hang.
+    std::thread::sleep(Duration::from_millis(1500));
+    other.kill().unwrap();
+    other.wait().unwrap();
+    let out = main.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "process 0 cannot finish without process 1");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("a process stopped") || stderr.contains("did not connect"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn a_malformed_host_file_is_refused_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = dir.path().join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:4000\n127.0.0.1:http\n").unwrap();
+    let graph = dir.path().join("g.edges");
+    std::fs::write(&graph, "0 1\n1 = 1\n").unwrap();
+    let args = ["graph", graph.to_str().unwrap(), "--format", "edges", "--hostfile", hosts.to_str().unwrap()];
+    let mut bad = args.to_vec();
+    bad.extend(["--process", "0"]);
+    let message = fails(&bad, "");
+    assert!(message.contains("line 2, column 11: 'http' is not a port number"), "{message}");
+    std::fs::write(&hosts, "127.0.0.1:4000\n127.0.0.1:4001\n").unwrap();
+    let mut bad = args.to_vec();
+    bad.extend(["--process", "2"]);
+    assert!(fails(&bad, "").contains("process 2 is not in the host file"));
+}

@@ -1,0 +1,336 @@
+//! Where a distributed computation runs: processes listed one `host:port` a line in a host file
+//! (every process runs the same command but for its index), each with the same number of worker
+//! threads; or one process alone.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::ProcessBuilder;
+use timely::communication::{AllocatorBuilder, Hooks};
+
+/// How long processes wait for each other to connect before giving up, by default.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The most processes and workers per process a cluster may have.
+pub const MAX_PROCESSES: usize = 1024;
+/// See [`MAX_PROCESSES`].
+pub const MAX_WORKERS: usize = 256;
+
+/// The processes of a computation and this process's place among them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// `host:port` of every process, in process order (empty: this process alone).
+    pub hosts: Vec<String>,
+    /// This process's index in `hosts`.
+    pub process: usize,
+    /// Worker threads per process.
+    pub workers: usize,
+    /// How long to wait for the other processes to connect ([`CONNECT_TIMEOUT`] by default).
+    pub connect_timeout: Duration,
+}
+
+/// Why a distributed computation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// The host file is malformed.
+    #[error("{file} line {line}, column {column}: {message}")]
+    Hostfile {
+        /// The file, as given.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file could not be read.
+    #[error("cannot read {file}: {message}")]
+    Read {
+        /// The file, as given.
+        file: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// The process index or worker count is out of range.
+    #[error("{0}")]
+    Settings(String),
+    /// The processes did not all connect in time, or the network failed.
+    #[error("the cluster did not start: {0}")]
+    Connect(String),
+    /// A worker stopped with an error (a process died, a connection broke).
+    #[error("a worker failed: {0}")]
+    Worker(String),
+}
+
+impl Cluster {
+    /// One process with `workers` worker threads.
+    pub fn local(workers: usize) -> Self {
+        Self { hosts: Vec::new(), process: 0, workers: workers.max(1), connect_timeout: CONNECT_TIMEOUT }
+    }
+
+    /// The processes of a host file (one `host:port` a line; blank lines and `#` comments are
+    /// skipped), this one being number `process` (from 0), each with `workers` threads.
+    pub fn from_hostfile(path: &Path, process: usize, workers: usize) -> Result<Self, ClusterError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ClusterError::Read { file: file.clone(), message: e.to_string() })?;
+        let hosts = parse_hosts(&file, &text)?;
+        Self::new(hosts, process, workers)
+    }
+
+    /// The processes `hosts`, this one being number `process`, each with `workers` threads.
+    pub fn new(hosts: Vec<String>, process: usize, workers: usize) -> Result<Self, ClusterError> {
+        if hosts.len() > MAX_PROCESSES {
+            return Err(ClusterError::Settings(format!(
+                "{} processes: at most {MAX_PROCESSES}",
+                hosts.len()
+            )));
+        }
+        if !hosts.is_empty() && process >= hosts.len() {
+            return Err(ClusterError::Settings(format!(
+                "process {process} is not in the host file: it lists {} processes, numbered from 0",
+                hosts.len()
+            )));
+        }
+        if workers == 0 || workers > MAX_WORKERS {
+            return Err(ClusterError::Settings(format!("{workers} workers: 1 to {MAX_WORKERS} a process")));
+        }
+        Ok(Self { hosts, process, workers, connect_timeout: CONNECT_TIMEOUT })
+    }
+
+    /// Workers over all processes.
+    pub fn peers(&self) -> usize {
+        self.workers * self.hosts.len().max(1)
+    }
+
+    /// Runs `work` on every worker of this process once all processes are connected, and returns
+    /// what each worker returned, in worker order. Fails if the processes are not all connected
+    /// within `connect_timeout`, if they were not all given the same number of workers, or if
+    /// a worker fails.
+    pub fn run<T, F>(&self, work: F) -> Result<Vec<T>, ClusterError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
+    {
+        let (builders, guard): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
+            if self.hosts.is_empty() {
+                let builders = ProcessBuilder::new_typed_vector(self.workers, Hooks::default().refill, None);
+                (builders.into_iter().map(AllocatorBuilder::Process).collect(), Box::new(()))
+            } else {
+                let sockets = connect(self)?;
+                let hooks = Hooks::default();
+                let local = ProcessBuilder::new_typed_vector(self.workers, hooks.refill.clone(), None);
+                let (builders, guard) =
+                    initialize_networking_from_sockets(local, sockets, self.process, self.workers, hooks)
+                        .map_err(|e| ClusterError::Connect(e.to_string()))?;
+                (builders.into_iter().map(AllocatorBuilder::Tcp).collect(), Box::new(guard))
+            };
+        quiet_timely_panics();
+        // On a thread of timely's name: when a process dies, timely's threads panic (the last one
+        // while the communication is torn down), and the panics end here as an error.
+        let driver = std::thread::Builder::new()
+            .name("timely:driver".into())
+            .spawn(move || {
+                let guards =
+                    timely::execute::execute_from(builders, guard, timely::WorkerConfig::default(), work)?;
+                guards.join().into_iter().collect::<Result<Vec<T>, String>>()
+            })
+            .map_err(|e| ClusterError::Worker(e.to_string()))?;
+        match driver.join() {
+            Ok(Ok(results)) => Ok(results),
+            Ok(Err(e)) => Err(ClusterError::Worker(format!("{e} (a process stopped or a connection broke)"))),
+            Err(_) => Err(ClusterError::Worker("a process stopped or a connection to it broke".into())),
+        }
+    }
+}
+
+/// Keeps the panics of timely's threads (a peer process died, a connection broke) off standard
+/// error: [`Cluster::run`] reports them as one error instead. Other panics print as before.
+fn quiet_timely_panics() {
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !std::thread::current().name().is_some_and(|name| name.starts_with("timely:")) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// What a process sends first on each connection: a tag, its index and its workers.
+const HELLO: &[u8; 8] = b"ggraph01";
+
+/// The connections of this process to every other process of the cluster (`None` for itself),
+/// made within its `connect_timeout`: it listens on its own address for the processes after it
+/// and connects to those before it, and each pair checks that both run as many workers.
+fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
+    let (hosts, process, workers, timeout) =
+        (&cluster.hosts, cluster.process, cluster.workers, cluster.connect_timeout);
+    let deadline = Instant::now() + timeout;
+    let fail = |message: String| ClusterError::Connect(message);
+    let listener = TcpListener::bind(&hosts[process])
+        .map_err(|e| fail(format!("cannot listen on {} (process {process}): {e}", hosts[process])))?;
+    listener.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
+    let mut sockets: Vec<Option<TcpStream>> = (0..hosts.len()).map(|_| None).collect();
+    for (index, host) in hosts.iter().enumerate().take(process) {
+        let mut stream = loop {
+            match TcpStream::connect(host) {
+                Ok(stream) => break stream,
+                Err(e) if Instant::now() >= deadline => {
+                    return Err(fail(format!(
+                        "process {index} at {host} did not answer within {} s: {e}",
+                        timeout.as_secs_f64()
+                    )))
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        };
+        let io = |e: std::io::Error| fail(format!("process {index} at {host}: {e}"));
+        // Rounds exchange small messages: no waiting to fill packets.
+        stream.set_nodelay(true).map_err(io)?;
+        stream.set_read_timeout(Some(timeout)).map_err(io)?;
+        let mut hello = HELLO.to_vec();
+        hello.extend_from_slice(&(process as u64).to_le_bytes());
+        hello.extend_from_slice(&(workers as u64).to_le_bytes());
+        stream.write_all(&hello).map_err(io)?;
+        let mut answer = [0u8; 8];
+        stream.read_exact(&mut answer).map_err(io)?;
+        let theirs = u64::from_le_bytes(answer) as usize;
+        if theirs != workers {
+            return Err(mismatch(index, theirs, process, workers));
+        }
+        stream.set_read_timeout(None).map_err(io)?;
+        sockets[index] = Some(stream);
+    }
+    let mut waiting = hosts.len() - process - 1;
+    while waiting > 0 {
+        match listener.accept() {
+            Ok((mut stream, from)) => {
+                let io = |e: std::io::Error| fail(format!("a connection from {from}: {e}"));
+                stream.set_nonblocking(false).map_err(io)?;
+                stream.set_nodelay(true).map_err(io)?;
+                stream.set_read_timeout(Some(timeout)).map_err(io)?;
+                let mut hello = [0u8; 24];
+                stream.read_exact(&mut hello).map_err(io)?;
+                let index = u64::from_le_bytes(hello[8..16].try_into().expect("8 bytes")) as usize;
+                let theirs = u64::from_le_bytes(hello[16..24].try_into().expect("8 bytes")) as usize;
+                if &hello[..8] != HELLO
+                    || index <= process
+                    || index >= hosts.len()
+                    || sockets[index].is_some()
+                {
+                    return Err(fail(format!("{from} is not a process of this host file after {process}")));
+                }
+                stream.write_all(&(workers as u64).to_le_bytes()).map_err(io)?;
+                if theirs != workers {
+                    return Err(mismatch(index, theirs, process, workers));
+                }
+                stream.set_read_timeout(None).map_err(io)?;
+                sockets[index] = Some(stream);
+                waiting -= 1;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    let missing: Vec<String> = (process + 1..hosts.len())
+                        .filter(|&i| sockets[i].is_none())
+                        .map(|i| i.to_string())
+                        .collect();
+                    return Err(fail(format!(
+                        "process(es) {} did not connect within {} s",
+                        missing.join(", "),
+                        timeout.as_secs_f64()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(fail(format!("listening on {}: {e}", hosts[process]))),
+        }
+    }
+    Ok(sockets)
+}
+
+fn mismatch(other: usize, theirs: usize, process: usize, workers: usize) -> ClusterError {
+    ClusterError::Connect(format!(
+        "process {other} runs {theirs} worker(s) and process {process} runs {workers}: every process needs the same --workers"
+    ))
+}
+
+/// The `host:port` lines of a host file.
+fn parse_hosts(file: &str, text: &str) -> Result<Vec<String>, ClusterError> {
+    let mut hosts = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or("");
+        let trimmed = content.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let start = content.len() - content.trim_start().len();
+        let bad = |at: usize, message: String| ClusterError::Hostfile {
+            file: file.to_string(),
+            line: i + 1,
+            column: line[..at].chars().count() + 1,
+            message,
+        };
+        if let Some(space) = trimmed.find(char::is_whitespace) {
+            return Err(bad(start + space, "expected one host:port on the line".into()));
+        }
+        let Some(colon) = trimmed.rfind(':') else {
+            return Err(bad(start + trimmed.len(), "expected host:port (a port number after ':')".into()));
+        };
+        if colon == 0 {
+            return Err(bad(start, "expected a host name before ':'".into()));
+        }
+        let port = &trimmed[colon + 1..];
+        if port.parse::<u16>().map_or(true, |p| p == 0) {
+            return Err(bad(start + colon + 1, format!("'{port}' is not a port number (1 to 65535)")));
+        }
+        hosts.push(trimmed.to_string());
+    }
+    if hosts.is_empty() {
+        return Err(ClusterError::Hostfile {
+            file: file.to_string(),
+            line: 1,
+            column: 1,
+            message: "no host:port line".into(),
+        });
+    }
+    Ok(hosts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_files_are_read_and_refused_with_line_and_column() {
+        let hosts = parse_hosts("h", "# cluster\n127.0.0.1:4000\n\n  node2:4001  # second\n").unwrap();
+        assert_eq!(hosts, ["127.0.0.1:4000", "node2:4001"]);
+        let cases = [
+            ("a:1\nb\n", "h line 2, column 2: expected host:port"),
+            ("a:1\n  b:x\n", "h line 2, column 5: 'x' is not a port number"),
+            ("a:1 b:2\n", "h line 1, column 4: expected one host:port"),
+            (":5\n", "h line 1, column 1: expected a host name"),
+            ("a:0\n", "h line 1, column 3: '0' is not a port number"),
+            ("# nothing\n", "h line 1, column 1: no host:port line"),
+        ];
+        for (text, expected) in cases {
+            let error = parse_hosts("h", text).unwrap_err().to_string();
+            assert!(error.starts_with(expected), "{text:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn process_and_worker_counts_are_checked() {
+        let hosts = vec!["a:1".to_string(), "b:2".to_string()];
+        assert!(Cluster::new(hosts.clone(), 1, 2).is_ok());
+        assert!(Cluster::new(hosts.clone(), 2, 2).unwrap_err().to_string().contains("process 2 is not"));
+        assert!(Cluster::new(hosts.clone(), 0, 0).is_err());
+        assert!(Cluster::new(hosts, 0, MAX_WORKERS + 1).is_err());
+        assert_eq!(Cluster::local(3).peers(), 3);
+    }
+}

@@ -1,0 +1,20 @@
+//! Retrograde analysis beyond one machine: the kernel of [`gamegraph::retrograde`] run over every
+//! worker thread of every process of a cluster, on timely dataflow.
+//!
+//! Positions are split over the workers by number (worker `n % workers` owns position `n`). Each
+//! worker keeps the move counters and labels of its own positions only, and the predecessors of
+//! its own positions; the decision of a position is sent, through timely's exchange, to the
+//! workers that own its predecessors. The kernel's synchronous rounds are timely timestamps: round
+//! `r` is processed once timely's progress tracking says no message of round `r` can still arrive,
+//! so there is no barrier or termination protocol of our own, and the labels (outcome, level,
+//! remoteness) are the same, bit for bit, as the one-machine kernel's.
+//!
+//! - [`cluster`]: where a computation runs (one process with several workers, or a host file).
+//! - [`kernel`]: one worker's share of a layer and the distributed propagation.
+//! - [`graph`]: explicit game graphs solved over a cluster.
+
+pub mod cluster;
+pub mod graph;
+pub mod kernel;
+
+pub use cluster::{Cluster, ClusterError};
