@@ -409,3 +409,49 @@ fn hooks_see_the_stop_flag_of_their_search() {
     assert!(game.0.load(std::sync::atomic::Ordering::Relaxed));
     assert!(!gamegraph::engine::stop_requested(), "the flag is the search's, not the thread's");
 }
+
+/// Nodes that game code searches on its own (an ordering search) count in the statistics (and so
+/// against node limits): each ordering here reports 1,000 nodes.
+#[test]
+fn nodes_searched_by_hooks_are_counted() {
+    struct Counting(bool);
+    impl Game for Counting {
+        type Position = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn moves(&self, p: &u32, m: &mut Vec<u32>) {
+            if *p < 1000 {
+                m.extend([p * 3 + 1, p * 3 + 2, p * 3 + 3]);
+            }
+        }
+        fn play(&self, _p: &u32, m: u32) -> u32 {
+            m
+        }
+    }
+    impl Evaluate for Counting {
+        fn evaluate(&self, p: &u32) -> i32 {
+            (p.wrapping_mul(2_654_435_761) >> 28) as i32
+        }
+        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32) {
+            if self.0 {
+                gamegraph::engine::count_hook_nodes(1000);
+            }
+        }
+    }
+    impl ExactHints for Counting {}
+    impl PositionKey for Counting {
+        fn key(&self, p: &u32) -> u64 {
+            u64::from(*p)
+        }
+    }
+    let nodes = |counting: bool, limits: Limits| {
+        let game = Counting(counting);
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
+        engine.search(&0, limits).stats.nodes
+    };
+    let depth = Limits { depth: Some(4), ..Limits::default() };
+    let (plain, counted) = (nodes(false, depth), nodes(true, depth));
+    assert!(counted >= plain + 1000, "{counted} nodes with the hook's, {plain} without");
+}

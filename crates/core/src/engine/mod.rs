@@ -83,6 +83,23 @@ pub fn stop_requested() -> bool {
     CURRENT_STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.load(Relaxed)))
 }
 
+thread_local! {
+    /// Nodes that game code searched on this thread since the engine last collected them.
+    static HOOK_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `nodes` that game code searched on its own inside one node of the engine's (ordering
+/// searches, estimates), so that the search's statistics, node limits and clock checks include
+/// them. Outside a search the count is dropped at the next search's start.
+pub fn count_hook_nodes(nodes: u64) {
+    HOOK_NODES.with(|n| n.set(n.get() + nodes));
+}
+
+/// The nodes counted by [`count_hook_nodes`] on this thread since the last call.
+fn take_hook_nodes() -> u64 {
+    HOOK_NODES.with(|n| n.replace(0))
+}
+
 /// Makes `stop` the flag [`stop_requested`] reads on this thread; returns the one it replaces.
 fn set_current_stop(stop: Option<Arc<AtomicBool>>) -> Option<Arc<AtomicBool>> {
     CURRENT_STOP.with(|s| s.replace(stop))

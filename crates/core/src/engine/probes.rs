@@ -15,6 +15,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         }
         let (lo, hi) = self.game.score_bounds(pos);
         let mut probes = Thresholds::new(lo.max(-MAX_SCORE), hi.min(MAX_SCORE), self.game.estimate(pos));
+        self.stats.nodes += super::take_hook_nodes();
         let mut best = None;
         while probes.min < probes.max && probes.max > low && probes.min < high {
             // Helpers probe the neighbouring thresholds (main: t, helper 1: t - 1, helper 2:
@@ -80,6 +81,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             return self.immediate_move(pos);
         }
         self.game.order_moves(pos, &mut moves, UNLIMITED);
+        self.stats.nodes += super::take_hook_nodes();
         for &mv in &moves {
             let child = self.game.play(pos, mv);
             let r = -self.negamax(&child, UNLIMITED, 1, -value, -value + 1);

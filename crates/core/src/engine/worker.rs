@@ -162,6 +162,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         started: Instant,
         id: usize,
     ) -> Self {
+        // Nodes game code counted outside any search are not this one's.
+        super::take_hook_nodes();
         Self {
             game,
             tt,
@@ -473,6 +475,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             let children = self.prefetch_children(pos, moves, tt_index, ply);
             // Ordering the moves gives the loads time to arrive.
             let others = self.move_order(pos, moves, tt_index, node.depth, ply);
+            // Ordering may search (Othello's shallow searches): those nodes count too.
+            self.stats.nodes += super::take_hook_nodes();
             if !self.transposition_cutoff(node, &children, &mut state) {
                 self.search_in_order(node, others, &children, &mut state);
             }

@@ -64,12 +64,25 @@ pub fn evaluate_fine(p: u64, o: u64) -> i32 {
 
 /// The value of a fail-soft alpha-beta search `depth` plies deep with the evaluation at its
 /// leaves, in 1/[`SCALE`] disc, for the player `p` to move: to order moves and to guess a score.
+/// Its nodes count in the engine's statistics ([`gamegraph::engine::count_hook_nodes`]).
 pub fn search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-    search_from(p, o, &Indices::new(p, o), depth, alpha, beta)
+    let mut nodes = 0;
+    let value = search_from(p, o, &Indices::new(p, o), depth, alpha, beta, &mut nodes);
+    gamegraph::engine::count_hook_nodes(nodes);
+    value
 }
 
-/// [`search`] given the position's pattern indices.
-pub fn search_from(p: u64, o: u64, indices: &Indices, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// [`search`] given the position's pattern indices, adding the nodes it visits to `nodes`.
+pub fn search_from(
+    p: u64,
+    o: u64,
+    indices: &Indices,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
     if depth == 0 {
         return TRAINED.fine_from(&indices.mover, p, o);
     }
@@ -83,13 +96,13 @@ pub fn search_from(p: u64, o: u64, indices: &Indices, depth: u32, mut alpha: i32
         if legal_moves(o, p) == 0 {
             return super::endgame::final_score(p, o) * SCALE;
         }
-        return -search_from(o, p, &indices.pass(), depth, -beta, -alpha);
+        return -search_from(o, p, &indices.pass(), depth, -beta, -alpha, nodes);
     }
     let mut best = i32::MIN + 1;
     for sq in super::bitboard::squares(moves) {
         let f = super::bitboard::flips(p, o, sq);
         let next = indices.play(sq, f);
-        let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha);
+        let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha, nodes);
         if v > best {
             best = v;
             alpha = alpha.max(v);

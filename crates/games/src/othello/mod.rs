@@ -143,6 +143,7 @@ impl Evaluate for Othello {
             let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
             (depth, patterns::Indices::new(b.player, b.opponent))
         });
+        let mut nodes = 0;
         moves.sort_by_cached_key(|&mv| {
             if mv == PASS {
                 return 0;
@@ -153,10 +154,18 @@ impl Evaluate for Othello {
             let key = endgame::engine_order(next.player, next.opponent, sq);
             let Some((depth, indices)) = &searched else { return key };
             let child = indices.play(sq, f);
-            let value =
-                eval::search_from(next.player, next.opponent, &child, *depth, -EVAL_BOUND, EVAL_BOUND);
+            let value = eval::search_from(
+                next.player,
+                next.opponent,
+                &child,
+                *depth,
+                -EVAL_BOUND,
+                EVAL_BOUND,
+                &mut nodes,
+            );
             key + EVAL_WEIGHT * value
         });
+        gamegraph::engine::count_hook_nodes(nodes);
     }
 
     fn move_id(&self, mv: u8) -> Option<u16> {
