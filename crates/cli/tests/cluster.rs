@@ -175,3 +175,113 @@ fn a_malformed_host_file_is_refused_with_line_and_column() {
     bad.extend(["--process", "2"]);
     assert!(fails(&bad, "").contains("process 2 is not in the host file"));
 }
+
+/// Runs `build oware` to `stones` on the processes of `hosts` (each with `workers` workers) into
+/// `db`; process 0's standard output.
+fn build_on(
+    hosts: &std::path::Path,
+    processes: usize,
+    workers: &str,
+    db: &std::path::Path,
+    stones: &str,
+) -> String {
+    let (hosts, db) = (hosts.to_str().unwrap(), db.to_str().unwrap());
+    let base = ["build", "oware", "--stones", stones, "--db", db, "--hostfile", hosts, "--workers", workers];
+    let others: Vec<Child> = (1..processes)
+        .map(|i| {
+            let i = i.to_string();
+            let mut args = base.to_vec();
+            args.extend(["--process", &i]);
+            spawn(&args)
+        })
+        .collect();
+    let mut args = base.to_vec();
+    args.extend(["--process", "0"]);
+    let out = ok(&args);
+    for other in others {
+        let done = other.wait_with_output().unwrap();
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    }
+    out
+}
+
+/// Every file of `a` and `b` (score files and manifest), byte for byte.
+fn same_files(a: &std::path::Path, b: &std::path::Path) {
+    let mut names: Vec<_> = std::fs::read_dir(a).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    let mut others: Vec<_> = std::fs::read_dir(b).unwrap().map(|e| e.unwrap().file_name()).collect();
+    others.sort();
+    assert_eq!(names, others);
+    for name in names {
+        assert!(
+            std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap(),
+            "{name:?} differs"
+        );
+    }
+}
+
+#[test]
+fn oware_on_two_and_three_processes_writes_the_one_process_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one");
+    ok(&["build", "oware", "--stones", "12", "--db", one.to_str().unwrap()]);
+    let two = dir.path().join("two");
+    build_on(&hostfile(dir.path(), 2), 2, "1", &two, "12");
+    same_files(&one, &two);
+    // Three processes of two workers to 10 stones, then resumed to 12.
+    let three = dir.path().join("three");
+    build_on(&hostfile(dir.path(), 3), 3, "2", &three, "10");
+    let resumed = build_on(&hostfile(dir.path(), 3), 3, "2", &three, "12");
+    assert!(resumed.contains("kept the 11 complete stone counts 0 to 10"), "{resumed}");
+    same_files(&one, &three);
+}
+
+#[test]
+fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let hosts = hostfile(dir.path(), 2);
+    let (h, d) = (hosts.to_str().unwrap(), db.to_str().unwrap());
+    let args = |process: &'static str| -> Vec<String> {
+        [
+            "build",
+            "oware",
+            "--stones",
+            "14",
+            "--db",
+            d,
+            "--hostfile",
+            h,
+            "--process",
+            process,
+            "--connect-timeout",
+            "8",
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let mut other = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(args("1"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
+    std::thread::sleep(Duration::from_millis(2500));
+    other.kill().unwrap();
+    other.wait().unwrap();
+    let out = main.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        // This machine built all 15 stone counts in 2.5 s: nothing left to interrupt.
+        return;
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("a process stopped") || stderr.contains("did not connect"), "{stderr}");
+    // The rerun (one process) completes what the manifest does not list, and the files are
+    // those of a build that was never interrupted.
+    ok(&["build", "oware", "--stones", "14", "--db", d]);
+    let fresh = dir.path().join("fresh");
+    ok(&["build", "oware", "--stones", "14", "--db", fresh.to_str().unwrap()]);
+    same_files(&fresh, &db);
+}

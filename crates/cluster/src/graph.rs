@@ -1,24 +1,23 @@
 //! Explicit game graphs solved over a cluster: every process reads the whole graph, each worker
-//! keeps its share ([`part_of`]), and process 0 gathers the labels into a [`Solution`] equal to
+//! keeps its share ([`share_of`]), and process 0 gathers the labels into a [`Solution`] equal to
 //! [`gamegraph::solution::solve_graph`]'s.
 
 use std::sync::Arc;
 
-use gamegraph::retrograde::Side;
+use gamegraph::retrograde::{Seed, Side};
 use gamegraph::solution::Model;
 use gamegraph::{GameGraph, Solution, Stake};
 
-use crate::kernel::{gather, label_of, propagate, Node, Part};
+use crate::kernel::{gather, label_of, propagate, Node, Ownership, Share, Start};
 use crate::{Cluster, ClusterError};
 
 /// The levels of `model`'s seeds of `graph`'s finals, highest first, and the seeds themselves as
 /// (level index, node, side).
 fn levels_and_finals(graph: &GameGraph, model: Model) -> (Vec<Stake>, Vec<(usize, Node, Side)>) {
-    let seeds = model.seeds(graph.finals());
     let mut levels: Vec<Stake> = Vec::new();
     let mut finals = Vec::new();
-    for seed in seeds {
-        if let gamegraph::retrograde::Seed::Final { node, side, level } = seed {
+    for seed in model.seeds(graph.finals()) {
+        if let Seed::Final { node, side, level } = seed {
             if levels.last() != Some(&level) {
                 levels.push(level);
             }
@@ -28,18 +27,26 @@ fn levels_and_finals(graph: &GameGraph, model: Model) -> (Vec<Stake>, Vec<(usize
     (levels, finals)
 }
 
-/// Worker `index`'s share of `graph` among `peers` workers.
-pub fn part_of(graph: &GameGraph, finals: &[(usize, Node, Side)], index: usize, peers: usize) -> Part {
-    let owned: Vec<u32> = (index as u32..graph.nodes() as u32).step_by(peers).collect();
-    let moves = owned.iter().map(|&u| graph.forward().degree(u)).collect();
-    let mut offsets = vec![0];
-    let mut predecessors = Vec::new();
-    for &u in &owned {
-        predecessors.extend(graph.predecessors(u).iter().map(|&p| Node::from(p)));
-        offsets.push(predecessors.len());
-    }
-    let finals = finals.iter().copied().filter(|f| Part::owner(f.1, peers) == index).collect();
-    Part { index, peers, moves, offsets, predecessors, finals }
+/// Worker `index`'s share of `graph` among `peers` workers: position `n` is worker `n % peers`'s.
+pub fn share_of(
+    graph: Arc<GameGraph>,
+    finals: &[(usize, Node, Side)],
+    index: usize,
+    peers: usize,
+) -> Share<impl Fn(usize, &mut dyn FnMut(Node))> {
+    let ownership = Ownership::Modulo { peers };
+    let owned = (index..graph.nodes()).step_by(peers);
+    let moves = owned.map(|u| graph.forward().degree(u as u32)).collect();
+    let starts = finals
+        .iter()
+        .filter(|f| ownership.owner(f.1) == index)
+        .map(|&(level, node, side)| (level, node, Start::Final(side)))
+        .collect();
+    let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
+        let u = ownership.global(index, local) as u32;
+        graph.predecessors(u).iter().for_each(|&p| f(Node::from(p)));
+    };
+    Share { index, ownership, moves, starts, predecessors }
 }
 
 /// Solves `graph` in `model` on the workers of `cluster`: the solution on process 0, `None` on
@@ -53,9 +60,10 @@ pub fn solve_graph(
     let results = cluster.run(move |worker| {
         let (index, peers) = (worker.index(), worker.peers());
         let (levels, finals) = levels_and_finals(&graph, model);
-        let part = part_of(&graph, &finals, index, peers);
-        let store = propagate(worker, part, &levels);
-        gather(worker, index, peers, &store)
+        let share = share_of(Arc::clone(&graph), &finals, index, peers);
+        let ownership = share.ownership;
+        let store = propagate(worker, share, &levels);
+        gather(worker, index, ownership, &store)
     })?;
     if cluster.process != 0 {
         return Ok(None);

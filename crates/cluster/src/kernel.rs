@@ -1,4 +1,4 @@
-//! One worker's share of a layer ([`Part`]) and the propagation of [`gamegraph::retrograde`] over
+//! One worker's share of a layer ([`Share`]) and the propagation of [`gamegraph::retrograde`] over
 //! every worker ([`propagate`]): the same levels, rounds and decisions, with the decisions that
 //! concern another worker's positions sent to it through timely's exchange.
 
@@ -9,6 +9,7 @@ use gamegraph::retrograde::{settle, DenseStore, Label, LabelStore, Side};
 use gamegraph::Stake;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::vec::Broadcast;
 use timely::dataflow::operators::{
     Capability, Concat, ConnectLoop, Exchange as _, Feedback, Inspect, Probe, ToStream,
 };
@@ -18,118 +19,210 @@ use timely::worker::Worker;
 /// A position's number across the cluster.
 pub type Node = u64;
 
-/// What one worker holds of a layer: the positions `n` with `n % peers == index`, each at local
-/// index `n / peers`.
-#[derive(Debug, Clone, Default)]
-pub struct Part {
+/// Which worker owns which positions: a pure function of the number, the same on every worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ownership {
+    /// Position `n` belongs to worker `n % peers`, at local index `n / peers` (explicit graphs:
+    /// every region spreads over all workers).
+    Modulo {
+        /// All workers.
+        peers: usize,
+    },
+    /// Positions `0..len` in `peers` consecutive ranges of `ceil(len / peers)` (dense layers,
+    /// whose forward pass walks a range in index order and whose files are written by range).
+    Ranges {
+        /// All workers.
+        peers: usize,
+        /// Positions per range.
+        size: u64,
+    },
+}
+
+impl Ownership {
+    /// `len` positions in consecutive ranges over `peers` workers.
+    pub fn ranges(len: u64, peers: usize) -> Self {
+        Ownership::Ranges { peers, size: len.div_ceil(peers as u64).max(1) }
+    }
+
+    /// The worker that owns `node`.
+    #[inline]
+    pub fn owner(self, node: Node) -> usize {
+        match self {
+            Ownership::Modulo { peers } => (node % peers as u64) as usize,
+            Ownership::Ranges { size, .. } => (node / size) as usize,
+        }
+    }
+
+    /// `node`'s index among its owner's positions.
+    #[inline]
+    pub fn local(self, node: Node) -> usize {
+        match self {
+            Ownership::Modulo { peers } => (node / peers as u64) as usize,
+            Ownership::Ranges { size, .. } => (node % size) as usize,
+        }
+    }
+
+    /// The number of worker `index`'s position at local index `local`.
+    #[inline]
+    pub fn global(self, index: usize, local: usize) -> Node {
+        match self {
+            Ownership::Modulo { peers } => (local * peers + index) as Node,
+            Ownership::Ranges { size, .. } => index as Node * size + local as Node,
+        }
+    }
+}
+
+/// Where the propagation of one worker starts: a final (decided in round 0), or a move out of
+/// the layer into a position decided before, which acts in the round after its remoteness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// A final, its side for the player to move.
+    Final(Side),
+    /// An exit into a position of side `child` (for its mover) at distance `remoteness`.
+    Exit {
+        /// The reached position's side for its mover.
+        child: Side,
+        /// The reached position's remoteness.
+        remoteness: u32,
+    },
+}
+
+/// What one worker holds of a layer: its positions' move counts (by local index), where the
+/// propagation starts (by level index), and how to find its positions' predecessors.
+pub struct Share<P> {
     /// This worker's index among all workers.
     pub index: usize,
-    /// All workers.
-    pub peers: usize,
-    /// The move count of each owned position (0 for finals), by local index.
+    /// Which worker owns which position.
+    pub ownership: Ownership,
+    /// The move count of each owned position (0 for finals), exits included, by local index.
     pub moves: Vec<u32>,
-    /// Where each owned position's predecessors start in `predecessors` (one more entry than
-    /// `moves`).
-    pub offsets: Vec<usize>,
-    /// The predecessors of the owned positions, one per move into them, as cluster numbers.
-    pub predecessors: Vec<Node>,
-    /// The owned finals: the index of their level in the levels given to [`propagate`], the
-    /// position, and its side for the player to move.
-    pub finals: Vec<(usize, Node, Side)>,
+    /// The owned starts: the index of their level in the levels given to [`propagate`], the
+    /// position, and what it is.
+    pub starts: Vec<(usize, Node, Start)>,
+    /// Calls its argument with every predecessor of the owned position at a local index (one
+    /// per move into it), as cluster numbers.
+    pub predecessors: P,
 }
 
-impl Part {
-    /// The worker that owns `node` among `peers`.
-    pub fn owner(node: Node, peers: usize) -> usize {
-        (node % peers as u64) as usize
-    }
-
-    /// `node`'s index in its owner's part.
-    pub fn local(node: Node, peers: usize) -> usize {
-        (node / peers as u64) as usize
-    }
-
-    /// The cluster number of this part's position at local index `local`.
-    pub fn global(&self, local: usize) -> Node {
-        (local * self.peers + self.index) as Node
-    }
-
-    fn predecessors_of(&self, local: usize) -> &[Node] {
-        &self.predecessors[self.offsets[local]..self.offsets[local + 1]]
-    }
-}
-
-/// A message between workers: a position and what happened to it. [`FINAL_WON`] and
-/// [`FINAL_LOST`] seed a final; [`MOVE_TO_WON`] and [`MOVE_TO_LOST`] say that one of its moves
-/// leads to a position just decided as won, or lost, for the player to move there.
+/// A message between workers: a position and what happened to it.
 type Message = (Node, u8);
+/// A final, won or lost by its mover.
 const FINAL_WON: u8 = 0;
 const FINAL_LOST: u8 = 1;
+/// One of the position's moves leads to a position just decided won, or lost, for its mover.
 const MOVE_TO_WON: u8 = 2;
 const MOVE_TO_LOST: u8 = 3;
+/// An exit to a won (lost) position: `EXIT + 2 * remoteness (+ 1 if lost)`, in round 0, which
+/// the owner sends on to act in round `remoteness + 1`.
+const EXIT: u8 = 4;
 
 /// A decided position, as gathered: its cluster number, 0 for won or 1 for lost, level and
 /// remoteness.
 pub type Decided = (Node, u8, Stake, u32);
 
-/// Runs the propagation on this worker's `part`, level by level (`levels` from the highest, the
+/// The levels of every worker's starts, highest first: each worker gives its own, all get the
+/// union.
+pub fn all_levels(worker: &mut Worker, mine: Vec<Stake>) -> Vec<Stake> {
+    let gathered = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let probe = ProbeHandle::new();
+    let sink = Rc::clone(&gathered);
+    worker.dataflow::<u32, _, _>(|scope| {
+        mine.to_stream(scope)
+            .container::<Vec<Stake>>()
+            .broadcast()
+            .inspect(move |l: &Stake| sink.borrow_mut().push(*l))
+            .probe_with(&probe);
+    });
+    worker.step_or_park_while(None, || !probe.done());
+    let mut levels = gathered.borrow_mut().split_off(0);
+    levels.sort_unstable_by(|a, b| b.cmp(a));
+    levels.dedup();
+    levels
+}
+
+/// Runs the propagation on this worker's `share`, level by level (`levels` from the highest, the
 /// same on every worker), each level in synchronous rounds as timely timestamps. Returns the
 /// owned positions' store, by local index.
-pub fn propagate(worker: &mut Worker, part: Part, levels: &[Stake]) -> DenseStore<u64> {
-    let peers = part.peers;
-    let store = Rc::new(DenseStore::<u64>::new(part.moves.clone()));
-    let part = Rc::new(part);
+pub fn propagate<P>(worker: &mut Worker, share: Share<P>, levels: &[Stake]) -> DenseStore<u64>
+where
+    P: Fn(usize, &mut dyn FnMut(Node)) + 'static,
+{
+    let ownership = share.ownership;
+    let store = Rc::new(DenseStore::<u64>::new(share.moves));
+    let predecessors = Rc::new(share.predecessors);
     for (k, &level) in levels.iter().enumerate() {
-        let seeds: Vec<Message> = part
-            .finals
-            .iter()
-            .filter(|f| f.0 == k)
-            .map(|&(_, node, side)| (node, if side == Side::Win { FINAL_WON } else { FINAL_LOST }))
-            .collect();
+        let seeds: Vec<Message> =
+            share.starts.iter().filter(|s| s.0 == k).map(|&(_, node, start)| (node, encode(start))).collect();
         let probe = ProbeHandle::new();
-        let (store, part) = (Rc::clone(&store), Rc::clone(&part));
+        let (store, predecessors) = (Rc::clone(&store), Rc::clone(&predecessors));
         worker.dataflow::<u32, _, _>(|scope| {
             let (handle, cycle) = scope.feedback(1u32);
             seeds
                 .to_stream(scope)
                 .container::<Vec<Message>>()
                 .concat(cycle)
-                .unary_frontier(Exchange::new(|m: &Message| m.0), "Retrograde", move |_, _| {
-                    let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Message>)> = BTreeMap::new();
-                    move |(input, frontier), output| {
-                        input.for_each_stamp(|cap, data| {
-                            if let Some(cap) = cap.retain_least(output.output_index()) {
-                                let entry = pending.entry(*cap.time()).or_insert_with(|| (cap, Vec::new()));
-                                for batch in data {
-                                    entry.1.append(batch);
+                .unary_frontier(
+                    Exchange::new(move |m: &Message| ownership.owner(m.0) as u64),
+                    "Retrograde",
+                    move |_, _| {
+                        let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Message>)> = BTreeMap::new();
+                        move |(input, frontier), output| {
+                            input.for_each_stamp(|cap, data| {
+                                if let Some(cap) = cap.retain_least(output.output_index()) {
+                                    let entry =
+                                        pending.entry(*cap.time()).or_insert_with(|| (cap, Vec::new()));
+                                    for batch in data {
+                                        entry.1.append(batch);
+                                    }
                                 }
-                            }
-                        });
-                        // A round is processed once no message of it can still arrive.
-                        while let Some(round) = pending.keys().next().copied() {
-                            if frontier.frontier().less_equal(&round) {
-                                break;
-                            }
-                            let (cap, messages) = pending.remove(&round).expect("a pending round");
-                            let mut session = output.session(&cap);
-                            for (node, what) in messages {
-                                let local = Part::local(node, peers) as u64;
-                                let Some(side) = decide(&store, local, what, level, round) else { continue };
-                                let to = if side == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST };
-                                for &p in part.predecessors_of(local as usize) {
-                                    session.give((p, to));
+                            });
+                            // A round is processed once no message of it can still arrive.
+                            while let Some(round) = pending.keys().next().copied() {
+                                if frontier.frontier().less_equal(&round) {
+                                    break;
+                                }
+                                let (cap, messages) = pending.remove(&round).expect("a pending round");
+                                for (node, what) in messages {
+                                    if what >= EXIT {
+                                        // Sent on to act in the round after the reached position's.
+                                        let remoteness = u32::from((what - EXIT) / 2);
+                                        let to = MOVE_TO_WON + (what - EXIT) % 2;
+                                        output.session(&cap.delayed(&remoteness)).give((node, to));
+                                        continue;
+                                    }
+                                    let local = ownership.local(node);
+                                    let Some(side) = decide(&store, local as u64, what, level, round) else {
+                                        continue;
+                                    };
+                                    let to = if side == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST };
+                                    let mut session = output.session(&cap);
+                                    predecessors(local, &mut |p| session.give((p, to)));
                                 }
                             }
                         }
-                    }
-                })
+                    },
+                )
                 .probe_with(&probe)
                 .connect_loop(handle);
         });
         worker.step_or_park_while(None, || !probe.done());
     }
-    drop(part);
+    drop(predecessors);
     Rc::try_unwrap(store).unwrap_or_else(|_| panic!("the dataflows are done with the store"))
+}
+
+/// A start as a message of round 0.
+fn encode(start: Start) -> u8 {
+    match start {
+        Start::Final(Side::Win) => FINAL_WON,
+        Start::Final(Side::Lose) => FINAL_LOST,
+        Start::Exit { child, remoteness } => {
+            let remoteness = u8::try_from(remoteness).ok().filter(|&r| r < (u8::MAX - EXIT) / 2);
+            let remoteness =
+                remoteness.expect("exits of the cluster kernel reach positions at most 124 plies away");
+            EXIT + 2 * remoteness + u8::from(child == Side::Lose)
+        }
+    }
 }
 
 /// Applies one message to an owned position (`local`) in round `round` of `level`; returns the
@@ -148,13 +241,18 @@ fn decide(store: &DenseStore<u64>, local: u64, what: u8, level: Stake, round: u3
     }
 }
 
-/// Sends every decided position of `store` (this worker's part) to worker 0, which returns them
+/// Sends every decided position of `store` (this worker's share) to worker 0, which returns them
 /// all; the other workers return nothing.
-pub fn gather(worker: &mut Worker, part_index: usize, peers: usize, store: &DenseStore<u64>) -> Vec<Decided> {
+pub fn gather(
+    worker: &mut Worker,
+    index: usize,
+    ownership: Ownership,
+    store: &DenseStore<u64>,
+) -> Vec<Decided> {
     let mine: Vec<Decided> = (0..store.len())
         .filter_map(|local| {
             let label = store.label(local as u64)?;
-            let node = (local * peers + part_index) as Node;
+            let node = ownership.global(index, local);
             Some((node, if label.side == Side::Win { 0 } else { 1 }, label.level, label.remoteness))
         })
         .collect();
@@ -171,6 +269,16 @@ pub fn gather(worker: &mut Worker, part_index: usize, peers: usize, store: &Dens
     worker.step_or_park_while(None, || !probe.done());
     let all = gathered.borrow_mut().split_off(0);
     all
+}
+
+/// Waits until every worker of every process has called it (after writing its part of a file,
+/// say).
+pub fn barrier(worker: &mut Worker) {
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        Vec::<u8>::new().to_stream(scope).container::<Vec<u8>>().broadcast().probe_with(&probe);
+    });
+    worker.step_or_park_while(None, || !probe.done());
 }
 
 /// The label of a gathered decision.

@@ -12,8 +12,11 @@
 //! - [`cluster`]: where a computation runs (one process with several workers, or a host file).
 //! - [`kernel`]: one worker's share of a layer and the distributed propagation.
 //! - [`graph`]: explicit game graphs solved over a cluster.
+//! - [`dense`]: a layer of a dense index (an Oware stone count) solved over a cluster, each worker
+//!   ending with the values of its range.
 
 pub mod cluster;
+pub mod dense;
 pub mod graph;
 pub mod kernel;
 

@@ -32,6 +32,10 @@ pub struct BuildArgs {
     /// table of up to that many pieces. A killed build resumes at the first table not complete.
     #[arg(long, value_name = "SPEC")]
     pub tables: Option<String>,
+    /// Oware: build on timely dataflow workers, or on every process of a host file sharing
+    /// the --db directory (the same files as one process).
+    #[command(flatten)]
+    pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
     pub output: JsonFlag,
 }

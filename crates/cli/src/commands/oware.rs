@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use gamegraph_games::oware::database::{build as build_database, Database};
+use gamegraph_games::oware::database::{build as build_database, BuildReport, Builder, Database};
 use gamegraph_games::oware::layer::Progress;
 use gamegraph_games::oware::{Rules, MAX_STONES};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -50,6 +50,65 @@ fn require_oware(name: &str, command: &str) -> Result<()> {
         bail!("{command} works on Oware score databases; '{name}' has none (try: gamegraph {command} oware --db DIR)");
     }
     Ok(())
+}
+
+/// `build oware --hostfile`: every stone count solved by the workers of every process, each
+/// writing its range of the score file (in the shared directory); process 0's first worker
+/// completes each file and the manifest. Process 0 gets the report, the others `None`.
+fn build_on_cluster(
+    dir: &std::path::Path,
+    rules: Rules,
+    stones: usize,
+    cluster: &gamegraph_cluster::Cluster,
+) -> Result<Option<BuildReport>> {
+    use gamegraph_cluster::kernel::barrier;
+    let dir = dir.to_path_buf();
+    let first_process = cluster.process == 0;
+    let results = cluster.run(move |worker| {
+        // A worker that cannot go on would leave the others waiting for it: it ends its process,
+        // and the other processes then stop on the broken connection.
+        let fail = |e: &dyn std::fmt::Display| -> ! {
+            eprintln!("error: {e}");
+            std::process::exit(1)
+        };
+        let leader = first_process && worker.index() == 0;
+        // The leader clears what an interrupted run left before the others look.
+        let opened = leader.then(|| Builder::open(&dir, rules, stones, true));
+        barrier(worker);
+        let mut builder =
+            opened.unwrap_or_else(|| Builder::open(&dir, rules, stones, false)).unwrap_or_else(|e| fail(&e));
+        let resumed = builder.next().min(stones + 1);
+        let mut built = Vec::new();
+        for n in builder.next()..=stones {
+            let started = Instant::now();
+            let layer = std::sync::Arc::new(builder.layer());
+            let positions = gamegraph::dense::DenseLayer::len(&*layer);
+            let (start, store) = gamegraph_cluster::dense::solve_layer(worker, layer);
+            let values = gamegraph_cluster::dense::values(&store);
+            drop(store);
+            let path = builder.partial_path();
+            let written =
+                std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(&path).and_then(
+                    |file| {
+                        file.set_len(positions)?;
+                        std::os::unix::fs::FileExt::write_all_at(&file, &values, start)
+                    },
+                );
+            written.unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+            barrier(worker);
+            if leader {
+                builder.finish(n).unwrap_or_else(|e| fail(&e));
+                eprintln!("scores.{n}: {positions} positions in {:.2} s", started.elapsed().as_secs_f64());
+            }
+            barrier(worker);
+            if !leader {
+                builder.reload(n).unwrap_or_else(|e| fail(&e));
+            }
+            built.push(n);
+        }
+        leader.then_some(BuildReport { resumed, built })
+    })?;
+    Ok(results.into_iter().flatten().next())
 }
 
 /// One progress bar per stone count, on standard error, with positions per second and time left.
@@ -107,8 +166,14 @@ pub fn build(args: &BuildArgs) -> Result<()> {
         .map_err(anyhow::Error::msg)?
         .unwrap_or_default();
     let started = Instant::now();
-    let bars = Bars::default();
-    let report = build_database(dir, rules, stones, &bars)?;
+    let report = match args.cluster.cluster()? {
+        None => build_database(dir, rules, stones, &Bars::default())?,
+        Some(cluster) => match build_on_cluster(dir, rules, stones, &cluster)? {
+            Some(report) => report,
+            // Process 0 reports for all.
+            None => return Ok(()),
+        },
+    };
     let seconds = started.elapsed().as_secs_f64();
     if args.output.json {
         return print_json(&json!({

@@ -10,13 +10,14 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::layer::{solve_layer, Progress};
+use super::layer::{solve_layer, OwnedLayer, Progress};
 use super::rules::{stones, Ending, Rules};
 use super::{Pits, Ranking, MAX_STONES};
 
@@ -202,50 +203,119 @@ pub fn build(
     stones: usize,
     progress: &dyn Progress,
 ) -> Result<BuildReport, DatabaseError> {
-    if stones > MAX_STONES {
-        return Err(DatabaseError::TooManyStones { stones });
-    }
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
-    remove_partial_files(dir)?;
-    let ranking = Ranking::new();
-    let mut manifest = match Manifest::read(dir)? {
-        Some(m) if m.rules != rules.name() => {
-            return Err(DatabaseError::OtherRules { dir: dir.to_path_buf(), found: m.rules, wanted: rules })
-        }
-        Some(m) => m,
-        None => Manifest { format: FORMAT.into(), rules: rules.name().into(), layers: Vec::new() },
-    };
-    let mut maps = Vec::new();
-    // A kept file must be the one the manifest lists: a damaged one is built again, with all
-    // that follow it.
-    for layer in &manifest.layers {
-        match map_layer(dir, layer.stones, &ranking) {
-            Ok(map) if sha256_hex(&map) == layer.sha256 => maps.push(map),
-            Ok(_) | Err(DatabaseError::WrongSize { .. } | DatabaseError::OutOfRange { .. }) => break,
-            Err(DatabaseError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => break,
-            Err(e) => return Err(e),
-        }
-    }
-    manifest.layers.truncate(maps.len());
-    let resumed = maps.len().min(stones + 1);
+    let mut builder = Builder::open(dir, rules, stones, true)?;
+    let resumed = builder.next().min(stones + 1);
     let mut built = Vec::new();
-    for n in maps.len()..=stones {
-        let lower: Vec<&[u8]> = maps.iter().map(|m| &m[..]).collect();
-        let values = solve_layer(rules, &ranking, n, &lower, progress);
-        let file = score_file(n);
-        write_atomically(dir, &file, &values)?;
-        manifest.layers.push(LayerEntry {
-            stones: n,
-            file,
-            positions: values.len() as u64,
-            sha256: sha256_hex(&values),
-        });
-        manifest.write(dir)?;
+    for n in builder.next()..=stones {
+        let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m[..]).collect();
+        let values = solve_layer(rules, &builder.ranking, n, &lower, progress);
+        drop(lower);
+        write_atomically(dir, &score_file(n), &values)?;
         drop(values);
-        maps.push(map_layer(dir, n, &ranking)?);
+        builder.finish(n)?;
         built.push(n);
     }
     Ok(BuildReport { resumed, built })
+}
+
+/// A build in progress, for builders that solve each stone count their own way (over a cluster,
+/// each process writing its part of the file): the directory, the manifest, and the score files
+/// complete so far, mapped.
+pub struct Builder {
+    dir: PathBuf,
+    rules: Rules,
+    ranking: Arc<Ranking>,
+    manifest: Manifest,
+    maps: Vec<Arc<Mmap>>,
+}
+
+impl Builder {
+    /// The build of `rules` in `dir` up to `stones`, resumed at the first stone count the
+    /// manifest does not list with an intact file. Only the `leader` (one process of a build)
+    /// creates the directory and removes what an interrupted run left.
+    pub fn open(dir: &Path, rules: Rules, stones: usize, leader: bool) -> Result<Self, DatabaseError> {
+        if stones > MAX_STONES {
+            return Err(DatabaseError::TooManyStones { stones });
+        }
+        if leader {
+            fs::create_dir_all(dir).map_err(io_error(dir))?;
+            remove_partial_files(dir)?;
+        }
+        let ranking = Arc::new(Ranking::new());
+        let mut manifest = match Manifest::read(dir)? {
+            Some(m) if m.rules != rules.name() => {
+                return Err(DatabaseError::OtherRules {
+                    dir: dir.to_path_buf(),
+                    found: m.rules,
+                    wanted: rules,
+                })
+            }
+            Some(m) => m,
+            None => Manifest { format: FORMAT.into(), rules: rules.name().into(), layers: Vec::new() },
+        };
+        let mut maps = Vec::new();
+        // A kept file must be the one the manifest lists: a damaged one is built again, with all
+        // that follow it.
+        for layer in &manifest.layers {
+            match map_layer(dir, layer.stones, &ranking) {
+                Ok(map) if sha256_hex(&map) == layer.sha256 => maps.push(Arc::new(map)),
+                Ok(_) | Err(DatabaseError::WrongSize { .. } | DatabaseError::OutOfRange { .. }) => break,
+                Err(DatabaseError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                    break
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        manifest.layers.truncate(maps.len());
+        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, maps })
+    }
+
+    /// The first stone count not built yet.
+    pub fn next(&self) -> usize {
+        self.maps.len()
+    }
+
+    /// The stone count [`Builder::next`] as a dense layer that owns what it reads (the smaller
+    /// layers' maps), for solvers that keep it beyond a borrow.
+    pub fn layer(&self) -> OwnedLayer {
+        OwnedLayer::new(self.rules, Arc::clone(&self.ranking), self.next(), self.maps.clone())
+    }
+
+    /// Where the values of stone count [`Builder::next`] are written before [`Builder::finish`]
+    /// makes the file complete.
+    pub fn partial_path(&self) -> PathBuf {
+        self.dir.join(format!("{}.partial.build", score_file(self.next())))
+    }
+
+    /// Makes the file of stone count `n` ([`Builder::next`]) complete: the file at
+    /// [`Builder::partial_path`] if there is one (synced, then renamed), else the complete file
+    /// already in place; then lists it in the manifest and maps it.
+    pub fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {
+        assert_eq!(n, self.next(), "stone counts are finished in order");
+        let partial = self.partial_path();
+        let path = self.dir.join(score_file(n));
+        if partial.exists() {
+            fs::File::open(&partial).and_then(|f| f.sync_all()).map_err(io_error(&partial))?;
+            fs::rename(&partial, &path).map_err(io_error(&path))?;
+        }
+        let map = map_layer(&self.dir, n, &self.ranking)?;
+        self.manifest.layers.push(LayerEntry {
+            stones: n,
+            file: score_file(n),
+            positions: map.len() as u64,
+            sha256: sha256_hex(&map),
+        });
+        self.manifest.write(&self.dir)?;
+        self.maps.push(Arc::new(map));
+        Ok(())
+    }
+
+    /// Maps the file of stone count `n` ([`Builder::next`]) that another process finished.
+    pub fn reload(&mut self, n: usize) -> Result<(), DatabaseError> {
+        assert_eq!(n, self.next(), "stone counts are reloaded in order");
+        self.maps.push(Arc::new(map_layer(&self.dir, n, &self.ranking)?));
+        Ok(())
+    }
 }
 
 fn remove_partial_files(dir: &Path) -> Result<(), DatabaseError> {

@@ -7,6 +7,8 @@
 //! as an exit seed and cycles being worth 0. Per position it needs two bytes: the label or move
 //! counter ([`ByteStore`]), and the best exit.
 
+use std::sync::Arc;
+
 use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward};
 use gamegraph::Stake;
 
@@ -33,15 +35,15 @@ impl Progress for Silent {
 }
 
 /// One stone count of a rule variant, as the core's dense solver sees it.
-struct Layer<'a> {
+struct Layer<'a, B: LayerBytes> {
     rules: Rules,
     ranking: &'a Ranking,
     stones: usize,
     /// The values of the smaller layers, by stone count.
-    lower: &'a [&'a [u8]],
+    lower: &'a [B],
 }
 
-impl DenseLayer for Layer<'_> {
+impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
     type Scratch = ();
 
     fn len(&self) -> u64 {
@@ -66,7 +68,7 @@ impl DenseLayer for Layer<'_> {
     }
 }
 
-impl Layer<'_> {
+impl<B: LayerBytes> Layer<'_, B> {
     /// Counts the in-layer moves of a position and finds its best exit: what the smaller layers
     /// say each capture is worth, or the stones taken at the end of the game, which enters as an
     /// exit too (the game leaves the layer).
@@ -86,12 +88,72 @@ impl Layer<'_> {
             if m.captured == 0 {
                 inside += 1;
             } else {
-                let child = self.lower[stones(&m.child)][self.ranking.rank(&m.child) as usize] as i8;
+                let child = self.lower[stones(&m.child)].bytes()[self.ranking.rank(&m.child) as usize] as i8;
                 let value = m.captured as Stake - Stake::from(child);
                 exit = Some(exit.map_or(value, |e: Stake| e.max(value)));
             }
         }
         Forward::Moves { inside, exit: exit.map(Exit::new) }
+    }
+}
+
+/// One stone count that owns what it reads: the ranking and the smaller layers' values, shared.
+/// For solvers that keep a layer beyond a borrow (the cluster kernel's dataflows).
+pub struct OwnedLayer {
+    rules: Rules,
+    ranking: Arc<Ranking>,
+    stones: usize,
+    lower: Vec<Arc<memmap2::Mmap>>,
+}
+
+impl OwnedLayer {
+    /// The layer of `stones` stones of `rules`, above the solved layers `lower[0..stones]`.
+    pub fn new(rules: Rules, ranking: Arc<Ranking>, stones: usize, lower: Vec<Arc<memmap2::Mmap>>) -> Self {
+        assert!(lower.len() >= stones, "layers below {stones} stones must be solved first");
+        Self { rules, ranking, stones, lower }
+    }
+
+    /// The stones on the board.
+    pub fn stones(&self) -> usize {
+        self.stones
+    }
+
+    fn view(&self) -> Layer<'_, Arc<memmap2::Mmap>> {
+        Layer { rules: self.rules, ranking: &self.ranking, stones: self.stones, lower: &self.lower }
+    }
+}
+
+impl DenseLayer for OwnedLayer {
+    type Scratch = ();
+
+    fn len(&self) -> u64 {
+        self.view().len()
+    }
+
+    fn forward(&self, start: u64, out: &mut [Forward]) {
+        self.view().forward(start, out);
+    }
+
+    #[inline]
+    fn predecessors(&self, index: u64, scratch: &mut (), f: impl FnMut(u64)) {
+        self.view().predecessors(index, scratch, f);
+    }
+}
+
+/// The values of a solved layer, however they are held.
+trait LayerBytes {
+    fn bytes(&self) -> &[u8];
+}
+
+impl LayerBytes for &[u8] {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl LayerBytes for Arc<memmap2::Mmap> {
+    fn bytes(&self) -> &[u8] {
+        &self[..]
     }
 }
 

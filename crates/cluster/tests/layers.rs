@@ -1,0 +1,89 @@
+//! A dense layer solved over several workers against the one-machine dense path: the same label
+//! (side, level, remoteness) for every index, with finals, exits at every distance, and cycles.
+
+use std::sync::Arc;
+
+use gamegraph::dense::{self, DenseLayer, Exit, Forward};
+use gamegraph::random_graph::random_graph;
+use gamegraph::retrograde::{DenseStore, LabelStore};
+use gamegraph::rng::SplitMix64;
+use gamegraph::GameGraph;
+use gamegraph_cluster::{dense::solve_layer, Cluster};
+use proptest::prelude::*;
+
+/// A random graph as a layer: its finals, and about one position in three with an exit.
+struct TestLayer {
+    graph: GameGraph,
+    exits: Vec<Option<Exit>>,
+}
+
+impl TestLayer {
+    fn new(nodes: usize, edges: usize, seed: u64) -> Self {
+        let graph = random_graph(nodes, edges, seed);
+        let mut rng = SplitMix64(seed ^ 0x5eed);
+        let exits = (0..nodes)
+            .map(|_| {
+                (rng.below(3) == 0)
+                    .then(|| Exit { value: rng.below(11) as i32 - 5, remoteness: rng.below(4) as u32 })
+            })
+            .collect();
+        Self { graph, exits }
+    }
+}
+
+impl DenseLayer for TestLayer {
+    type Scratch = ();
+
+    fn len(&self) -> u64 {
+        self.graph.nodes() as u64
+    }
+
+    fn forward(&self, start: u64, out: &mut [Forward]) {
+        for (i, fact) in out.iter_mut().enumerate() {
+            let u = start as u32 + i as u32;
+            let inside = self.graph.forward().degree(u);
+            let exit = self.exits[u as usize];
+            *fact = match self.graph.stake(u) {
+                Some(stake) if exit.is_none() => Forward::Final(stake),
+                _ => Forward::Moves { inside, exit },
+            };
+        }
+    }
+
+    fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
+        self.graph.predecessors(index as u32).iter().for_each(|&p| f(u64::from(p)));
+    }
+}
+
+fn same_labels(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<(), TestCaseError> {
+    let layer = Arc::new(TestLayer::new(nodes, edges, seed));
+    let expected: DenseStore<u64> = dense::solve_layer(&*layer, &|_| {}).unwrap();
+    let shared = Arc::clone(&layer);
+    let parts = Cluster::local(workers)
+        .run(move |worker| {
+            let (start, store) = solve_layer(worker, Arc::clone(&shared));
+            (start, (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>())
+        })
+        .unwrap();
+    let mut next = 0;
+    for (start, labels) in parts {
+        prop_assert_eq!(start, next.min(layer.len()));
+        for (i, label) in labels.into_iter().enumerate() {
+            let u = start + i as u64;
+            prop_assert_eq!(label, expected.label(u), "index {} with {} workers", u, workers);
+        }
+        next = start + layer.len().div_ceil(workers as u64).max(1);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn workers_find_the_one_machine_labels_of_a_layer(
+        nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+    ) {
+        same_labels(nodes, nodes * density, seed, workers)?;
+    }
+}
