@@ -104,8 +104,14 @@ pub struct Share<P> {
     pub predecessors: P,
 }
 
-/// A message between workers: a position and what happened to it.
-type Message = (Node, u8);
+/// A message between workers: a position (above the low byte) and what happened to it (the low
+/// byte), in eight bytes.
+type Message = u64;
+
+fn message(node: Node, what: u8) -> Message {
+    debug_assert!(node < 1 << 56, "positions are numbered below 2^56");
+    node << 8 | u64::from(what)
+}
 /// A final, won or lost by its mover.
 const FINAL_WON: u8 = 0;
 const FINAL_LOST: u8 = 1;
@@ -151,8 +157,12 @@ where
     let store = Rc::new(DenseStore::<u64>::new(share.moves));
     let predecessors = Rc::new(share.predecessors);
     for (k, &level) in levels.iter().enumerate() {
-        let seeds: Vec<Message> =
-            share.starts.iter().filter(|s| s.0 == k).map(|&(_, node, start)| (node, encode(start))).collect();
+        let seeds: Vec<Message> = share
+            .starts
+            .iter()
+            .filter(|s| s.0 == k)
+            .map(|&(_, node, start)| message(node, encode(start)))
+            .collect();
         let probe = ProbeHandle::new();
         let (store, predecessors) = (Rc::clone(&store), Rc::clone(&predecessors));
         worker.dataflow::<u32, _, _>(|scope| {
@@ -162,43 +172,61 @@ where
                 .container::<Vec<Message>>()
                 .concat(cycle)
                 .unary_frontier(
-                    Exchange::new(move |m: &Message| ownership.owner(m.0) as u64),
+                    Exchange::new(move |m: &Message| ownership.owner(m >> 8) as u64),
                     "Retrograde",
                     move |_, _| {
                         let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Message>)> = BTreeMap::new();
-                        move |(input, frontier), output| {
-                            input.for_each_stamp(|cap, data| {
-                                if let Some(cap) = cap.retain_least(output.output_index()) {
-                                    let entry =
-                                        pending.entry(*cap.time()).or_insert_with(|| (cap, Vec::new()));
-                                    for batch in data {
-                                        entry.1.append(batch);
-                                    }
+                        let (mut now, mut later) = (Vec::new(), Vec::new());
+                        let apply =
+                            move |messages: &[Message],
+                                  round: u32,
+                                  now: &mut Vec<Message>,
+                                  later: &mut Vec<(u32, Message)>| {
+                                for &m in messages {
+                                    step(&store, &*predecessors, ownership, level, m, round, now, later);
                                 }
-                            });
-                            // A round is processed once no message of it can still arrive.
+                            };
+                        // Sends what `step` produced: `now` at `cap`'s round (it arrives in the
+                        // next), `later` at their own rounds.
+                        macro_rules! give {
+                            ($output:expr, $cap:expr) => {
+                                if !now.is_empty() {
+                                    $output.session($cap).give_container(&mut now);
+                                    now.clear();
+                                }
+                                for (round, m) in later.drain(..) {
+                                    $output.session(&$cap.delayed(&round)).give(m);
+                                }
+                            };
+                        }
+                        move |(input, frontier), output| {
+                            // A waiting round is applied once no message of it can still arrive, before any
+                            // later round's messages are.
                             while let Some(round) = pending.keys().next().copied() {
                                 if frontier.frontier().less_equal(&round) {
                                     break;
                                 }
                                 let (cap, messages) = pending.remove(&round).expect("a pending round");
-                                for (node, what) in messages {
-                                    if what >= EXIT {
-                                        // Sent on to act in the round after the reached position's.
-                                        let remoteness = u32::from((what - EXIT) / 2);
-                                        let to = MOVE_TO_WON + (what - EXIT) % 2;
-                                        output.session(&cap.delayed(&remoteness)).give((node, to));
-                                        continue;
-                                    }
-                                    let local = ownership.local(node);
-                                    let Some(side) = decide(&store, local as u64, what, level, round) else {
-                                        continue;
-                                    };
-                                    let to = if side == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST };
-                                    let mut session = output.session(&cap);
-                                    predecessors(local, &mut |p| session.give((p, to)));
-                                }
+                                apply(&messages, round, &mut now, &mut later);
+                                give!(output, &cap);
                             }
+                            input.for_each_stamp(|cap, data| {
+                                let Some(cap) = cap.retain_least(output.output_index()) else { return };
+                                let round = *cap.time();
+                                if frontier.frontier().iter().all(|f| *f >= round) {
+                                    // No earlier round can still send anything, and a round's
+                                    // messages commute: apply them as they come.
+                                    for batch in data {
+                                        apply(batch, round, &mut now, &mut later);
+                                    }
+                                    give!(output, &cap);
+                                } else {
+                                    let entry = pending.entry(round).or_insert_with(|| (cap, Vec::new()));
+                                    for batch in data {
+                                        entry.1.append(batch);
+                                    }
+                                }
+                            });
                         }
                     },
                 )
@@ -210,6 +238,38 @@ where
     drop(predecessors);
     Rc::try_unwrap(store).unwrap_or_else(|_| panic!("the dataflows are done with the store"))
 }
+
+/// Applies one message of round `round` of `level`: an exit is sent on to its round (`later`),
+/// and a decision sends one message a predecessor for the next round (`now`).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn step(
+    store: &DenseStore<u64>,
+    predecessors: &dyn PredecessorsOf,
+    ownership: Ownership,
+    level: Stake,
+    m: Message,
+    round: u32,
+    now: &mut Vec<Message>,
+    later: &mut Vec<(u32, Message)>,
+) {
+    let (node, what) = (m >> 8, m as u8);
+    if what >= EXIT {
+        // Sent on to act in the round after the reached position's.
+        let remoteness = u32::from((what - EXIT) / 2);
+        later.push((remoteness, message(node, MOVE_TO_WON + (what - EXIT) % 2)));
+        return;
+    }
+    let local = ownership.local(node);
+    let Some(side) = decide(store, local as u64, what, level, round) else { return };
+    let to = if side == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST };
+    predecessors(local, &mut |p| now.push(message(p, to)));
+}
+
+/// How [`step`] walks back from an owned position (by local index) to its predecessors.
+trait PredecessorsOf: Fn(usize, &mut dyn FnMut(Node)) {}
+
+impl<F: Fn(usize, &mut dyn FnMut(Node))> PredecessorsOf for F {}
 
 /// A start as a message of round 0.
 fn encode(start: Start) -> u8 {
