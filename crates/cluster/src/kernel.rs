@@ -104,6 +104,9 @@ pub struct Share<P> {
     pub predecessors: P,
 }
 
+/// Messages sent at once by a worker, at most.
+const BATCH: usize = 4096;
+
 /// A message between workers: a position (above the low byte) and what happened to it (the low
 /// byte), in eight bytes.
 type Message = u64;
@@ -177,26 +180,50 @@ where
                     move |_, _| {
                         let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Message>)> = BTreeMap::new();
                         let (mut now, mut later) = (Vec::new(), Vec::new());
-                        let apply =
-                            move |messages: &[Message],
-                                  round: u32,
-                                  now: &mut Vec<Message>,
-                                  later: &mut Vec<(u32, Message)>| {
-                                for &m in messages {
-                                    step(&store, &*predecessors, ownership, level, m, round, now, later);
-                                }
-                            };
-                        // Sends what `step` produced: `now` at `cap`'s round (it arrives in the
-                        // next), `later` at their own rounds.
-                        macro_rules! give {
+                        // Sends the exits waiting in `later`, one session a round (a session
+                        // per message would cost a whole buffer each).
+                        macro_rules! give_later {
                             ($output:expr, $cap:expr) => {
+                                later.sort_unstable_by_key(|l: &(u32, Message)| l.0);
+                                for group in later.chunk_by(|a, b| a.0 == b.0) {
+                                    let delayed = $cap.delayed(&group[0].0);
+                                    let mut session = $output.session(&delayed);
+                                    for &(_, m) in group {
+                                        session.give(m);
+                                    }
+                                }
+                                later.clear();
+                            };
+                        }
+                        // Applies `messages` of `round`, sending what they produce (to the next
+                        // round, exits to their own) in bounded batches, so that no buffer grows
+                        // to a whole round.
+                        macro_rules! apply {
+                            ($output:expr, $messages:expr, $round:expr, $cap:expr) => {
+                                for &m in $messages.iter() {
+                                    step(
+                                        &store,
+                                        &*predecessors,
+                                        ownership,
+                                        level,
+                                        m,
+                                        $round,
+                                        &mut now,
+                                        &mut later,
+                                    );
+                                    if now.len() >= BATCH {
+                                        $output.session($cap).give_container(&mut now);
+                                        now.clear();
+                                    }
+                                    if later.len() >= BATCH {
+                                        give_later!($output, $cap);
+                                    }
+                                }
                                 if !now.is_empty() {
                                     $output.session($cap).give_container(&mut now);
                                     now.clear();
                                 }
-                                for (round, m) in later.drain(..) {
-                                    $output.session(&$cap.delayed(&round)).give(m);
-                                }
+                                give_later!($output, $cap);
                             };
                         }
                         move |(input, frontier), output| {
@@ -207,8 +234,7 @@ where
                                     break;
                                 }
                                 let (cap, messages) = pending.remove(&round).expect("a pending round");
-                                apply(&messages, round, &mut now, &mut later);
-                                give!(output, &cap);
+                                apply!(output, messages, round, &cap);
                             }
                             input.for_each_stamp(|cap, data| {
                                 let Some(cap) = cap.retain_least(output.output_index()) else { return };
@@ -217,9 +243,8 @@ where
                                     // No earlier round can still send anything, and a round's
                                     // messages commute: apply them as they come.
                                     for batch in data {
-                                        apply(batch, round, &mut now, &mut later);
+                                        apply!(output, batch, round, &cap);
                                     }
-                                    give!(output, &cap);
                                 } else {
                                     let entry = pending.entry(round).or_insert_with(|| (cap, Vec::new()));
                                     for batch in data {
