@@ -42,6 +42,12 @@ pub struct BuildArgs {
 
 pub fn run(args: &BuildArgs) -> Result<()> {
     let entry = gamegraph_games::entry(&args.game.game)?;
+    let on_cluster = args.cluster.hostfile.is_some() || args.cluster.workers.is_some();
+    if on_cluster
+        && (entry.database != DatabaseKind::Directory || crate::commands::chess::is_chess(&args.game.game))
+    {
+        bail!("--hostfile and --workers build Oware databases; {} is built on one machine", args.game.game);
+    }
     if crate::commands::chess::is_chess(&args.game.game) {
         if args.out.is_some() || args.from.is_some() || args.stones.is_some() {
             bail!("build chess takes --tables and --db, not --out, --from or --stones");
