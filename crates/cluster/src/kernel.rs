@@ -132,21 +132,38 @@ pub type Decided = (Node, u8, Stake, u32);
 /// The levels of every worker's starts, highest first: each worker gives its own, all get the
 /// union.
 pub fn all_levels(worker: &mut Worker, mine: Vec<Stake>) -> Vec<Stake> {
+    let mut levels = send(worker, mine, Recipients::All);
+    levels.sort_unstable_by(|a, b| b.cmp(a));
+    levels.dedup();
+    levels
+}
+
+/// Who receives what [`send`] sends.
+#[derive(Clone, Copy)]
+enum Recipients {
+    /// Every worker.
+    All,
+    /// Worker 0.
+    First,
+}
+
+/// Sends `mine` from this worker to `to`, and returns what this worker received once every
+/// worker has sent (in no particular order).
+fn send<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>, to: Recipients) -> Vec<D> {
     let gathered = Rc::new(std::cell::RefCell::new(Vec::new()));
     let probe = ProbeHandle::new();
     let sink = Rc::clone(&gathered);
     worker.dataflow::<u32, _, _>(|scope| {
-        mine.to_stream(scope)
-            .container::<Vec<Stake>>()
-            .broadcast()
-            .inspect(move |l: &Stake| sink.borrow_mut().push(*l))
-            .probe_with(&probe);
+        let stream = mine.to_stream(scope).container::<Vec<D>>();
+        let stream = match to {
+            Recipients::All => stream.broadcast(),
+            Recipients::First => stream.exchange(|_| 0),
+        };
+        stream.inspect(move |d: &D| sink.borrow_mut().push(*d)).probe_with(&probe);
     });
     worker.step_or_park_while(None, || !probe.done());
-    let mut levels = gathered.borrow_mut().split_off(0);
-    levels.sort_unstable_by(|a, b| b.cmp(a));
-    levels.dedup();
-    levels
+    let received = gathered.borrow_mut().split_off(0);
+    received
 }
 
 /// Runs the propagation on this worker's `share`, level by level (`levels` from the highest, the
@@ -341,29 +358,13 @@ pub fn gather(
             Some((node, if label.side == Side::Win { 0 } else { 1 }, label.level, label.remoteness))
         })
         .collect();
-    let gathered = Rc::new(std::cell::RefCell::new(Vec::new()));
-    let probe = ProbeHandle::new();
-    let sink = Rc::clone(&gathered);
-    worker.dataflow::<u32, _, _>(|scope| {
-        mine.to_stream(scope)
-            .container::<Vec<Decided>>()
-            .exchange(|_| 0)
-            .inspect(move |d: &Decided| sink.borrow_mut().push(*d))
-            .probe_with(&probe);
-    });
-    worker.step_or_park_while(None, || !probe.done());
-    let all = gathered.borrow_mut().split_off(0);
-    all
+    send(worker, mine, Recipients::First)
 }
 
 /// Waits until every worker of every process has called it (after writing its part of a file,
 /// say).
 pub fn barrier(worker: &mut Worker) {
-    let probe = ProbeHandle::new();
-    worker.dataflow::<u32, _, _>(|scope| {
-        Vec::<u8>::new().to_stream(scope).container::<Vec<u8>>().broadcast().probe_with(&probe);
-    });
-    worker.step_or_park_while(None, || !probe.done());
+    send(worker, Vec::<u8>::new(), Recipients::All);
 }
 
 /// The label of a gathered decision.
