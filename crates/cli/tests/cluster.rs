@@ -49,6 +49,16 @@ fn spawn(args: &[&str]) -> Child {
         .expect("the binary runs")
 }
 
+/// Starts `gamegraph` with `args`, its output discarded (a process the test will kill).
+fn spawn_silent(args: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamegraph"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs")
+}
+
 #[test]
 fn processes_on_loopback_give_the_one_process_answer() {
     let dir = tempfile::tempdir().unwrap();
@@ -138,12 +148,7 @@ fn a_process_killed_during_the_run_makes_the_others_fail_cleanly() {
         .map(str::to_string)
         .collect::<Vec<String>>()
     };
-    let mut other = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
-        .args(args("1"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut other = spawn_silent(&args("1"));
     let started = Instant::now();
     let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
     // Killed while building its graph or solving: either way process 0 must not hang.
@@ -265,12 +270,7 @@ fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
         .map(str::to_string)
         .to_vec()
     };
-    let mut other = Command::new(env!("CARGO_BIN_EXE_gamegraph"))
-        .args(args("1"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut other = spawn_silent(&args("1"));
     let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
     std::thread::sleep(Duration::from_millis(2500));
     other.kill().unwrap();
