@@ -135,6 +135,64 @@ impl ChunkExits {
 /// What the forward pass finds in one chunk: its finals and its exits.
 type ChunkSeeds<N> = (Vec<Seed<N>>, Vec<ChunkExits>);
 
+/// Where the propagation of a range of a layer starts, as its forward pass found it: every final
+/// and every exit worth something, held compactly (two bytes an exit, four with a distance) until
+/// the kernel takes them level by level.
+pub struct LayerSeeds<N> {
+    finals: Vec<Seed<N>>,
+    exits: Vec<ChunkExits>,
+}
+
+impl<N: NodeId> LayerSeeds<N> {
+    /// The levels at which the seeds enter, each once, highest first.
+    pub fn levels(&self) -> Vec<Stake> {
+        let mut levels: Vec<Stake> =
+            self.finals.iter().map(Seed::level).chain(self.exits.iter().map(|e| e.level)).collect();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        levels
+    }
+
+    /// The seeds by decreasing level: at each level the finals, then the exits, in index order.
+    /// Each chunk's list is freed as soon as it is read, so that the exits move into the
+    /// kernel's rounds instead of being held twice. `progress` is told of `len` units spread
+    /// over the levels.
+    pub fn by_level<'a>(
+        self,
+        len: usize,
+        progress: &'a (dyn Fn(u64) + Sync),
+    ) -> impl Iterator<Item = Seed<N>> + 'a
+    where
+        N: 'a,
+    {
+        let levels = self.levels();
+        let LayerSeeds { mut finals, mut exits } = self;
+        finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
+        // Stable: each level's chunks stay in index order.
+        exits.sort_by_key(|e| std::cmp::Reverse(e.level));
+        let per_level = len as u64 / levels.len().max(1) as u64;
+        let mut finals = finals.into_iter().peekable();
+        let mut exits = exits.into_iter().peekable();
+        levels.into_iter().flat_map(move |level| {
+            progress(per_level);
+            let at_level: Vec<Seed<N>> =
+                std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
+            let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
+            let exits = lists.into_iter().flat_map(|list| {
+                let ChunkExits { start, level, child, offsets, distances } = list;
+                let distances = distances.into_iter().chain(std::iter::repeat(0));
+                offsets.into_iter().zip(distances).map(move |(offset, remoteness)| Seed::Exit {
+                    node: N::from_index(start as usize + usize::from(offset)),
+                    child,
+                    level,
+                    remoteness: u32::from(remoteness),
+                })
+            });
+            at_level.into_iter().chain(exits)
+        })
+    }
+}
+
 /// Solves `layer` into a store of type `S`, in the minimax model: finals seed at their stake,
 /// exits at their value, and what nothing decides is a draw (endless play). `progress` is told
 /// of `2 * len` units of work as they are done (the forward pass, then the seeding).
@@ -145,12 +203,31 @@ where
 {
     let len = usize::try_from(layer.len()).expect("a dense layer fits in memory");
     let mut store = S::with_len(len);
-    let chunks: Vec<ChunkSeeds<S::Node>> = store
-        .cells_mut()
+    let seeds: LayerSeeds<S::Node> = forward_pass::<L, S, _>(layer, 0, store.cells_mut(), progress)?;
+    propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds.by_level(len, progress));
+    Ok(store)
+}
+
+/// The forward pass over the indices `start..start + cells.len()` of `layer`, in parallel: sets
+/// each index's move counter in `cells` (exits included) and returns where the propagation
+/// starts, numbered from 0 for the layer's first index (not the range's). `progress` is told of
+/// `cells.len()` units as they are done. A cluster runs it on the range each worker owns.
+pub fn forward_pass<L, S, N>(
+    layer: &L,
+    start: u64,
+    cells: &mut [S::Cell],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<LayerSeeds<N>, DenseError>
+where
+    L: DenseLayer,
+    S: CounterCells,
+    N: NodeId,
+{
+    let chunks: Vec<ChunkSeeds<N>> = cells
         .par_chunks_mut(CHUNK)
         .enumerate()
         .map(|(c, cells)| {
-            let start = c * CHUNK;
+            let start = start as usize + c * CHUNK;
             let mut facts = vec![Forward::Absent; cells.len()];
             layer.forward(start as u64, &mut facts);
             let mut finals = Vec::new();
@@ -159,7 +236,7 @@ where
                 let count = match *fact {
                     Forward::Absent => 0,
                     Forward::Final(stake) => {
-                        finals.extend(Model::Minimax.seed(S::Node::from_index(start + i), stake));
+                        finals.extend(Model::Minimax.seed(N::from_index(start + i), stake));
                         0
                     }
                     Forward::Moves { inside, exit: best } => {
@@ -181,10 +258,10 @@ where
         })
         .collect::<Result<_, _>>()?;
     let (finals, exits): (Vec<_>, Vec<_>) = chunks.into_iter().unzip();
-    let seeds =
-        seeds(finals.into_iter().flatten().collect(), exits.into_iter().flatten().collect(), len, progress);
-    propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds);
-    Ok(store)
+    Ok(LayerSeeds {
+        finals: finals.into_iter().flatten().collect(),
+        exits: exits.into_iter().flatten().collect(),
+    })
 }
 
 /// The list of `exits` (one chunk's) where `exit` goes, added if new.
@@ -212,43 +289,6 @@ fn exit_distance(exit: Exit) -> Result<u16, DenseError> {
         .ok()
         .filter(|&d| d != u16::MAX)
         .ok_or(DenseError::ExitTooFar(exit.remoteness))
-}
-
-/// The seeds by decreasing level: at each level the finals, then the exits. Each chunk's list
-/// is freed as soon as it is read, so that the exits move into the kernel's rounds instead of
-/// being held twice.
-fn seeds<'a, N: NodeId + 'a>(
-    mut finals: Vec<Seed<N>>,
-    mut exits: Vec<ChunkExits>,
-    len: usize,
-    progress: &'a (dyn Fn(u64) + Sync),
-) -> impl Iterator<Item = Seed<N>> + 'a {
-    finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
-    // Stable: each level's chunks stay in index order.
-    exits.sort_by_key(|e| std::cmp::Reverse(e.level));
-    let mut levels: Vec<Stake> =
-        finals.iter().map(Seed::level).chain(exits.iter().map(|e| e.level)).collect();
-    levels.sort_unstable_by(|a, b| b.cmp(a));
-    levels.dedup();
-    let per_level = len as u64 / levels.len().max(1) as u64;
-    let mut finals = finals.into_iter().peekable();
-    let mut exits = exits.into_iter().peekable();
-    levels.into_iter().flat_map(move |level| {
-        progress(per_level);
-        let at_level: Vec<Seed<N>> = std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
-        let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
-        let exits = lists.into_iter().flat_map(|list| {
-            let ChunkExits { start, level, child, offsets, distances } = list;
-            let distances = distances.into_iter().chain(std::iter::repeat(0));
-            offsets.into_iter().zip(distances).map(move |(offset, remoteness)| Seed::Exit {
-                node: N::from_index(start as usize + usize::from(offset)),
-                child,
-                level,
-                remoteness: u32::from(remoteness),
-            })
-        });
-        at_level.into_iter().chain(exits)
-    })
 }
 
 /// The kernel's view of a layer's predecessors.
