@@ -4,49 +4,41 @@
 
 use std::sync::Arc;
 
-use gamegraph::retrograde::{Seed, Side};
+use gamegraph::retrograde::{DenseStore, Seed};
 use gamegraph::solution::Model;
 use gamegraph::{GameGraph, Solution, Stake};
 
-use crate::kernel::{gather, label_of, propagate, Node, Ownership, Share, Start};
+use crate::kernel::{gather, label_of, propagate, Node, Ownership, PredecessorsOf, Share};
 use crate::{Cluster, ClusterError};
 
-/// The levels of `model`'s seeds of `graph`'s finals, highest first, and the seeds themselves as
-/// (level index, node, side).
-fn levels_and_finals(graph: &GameGraph, model: Model) -> (Vec<Stake>, Vec<(usize, Node, Side)>) {
-    let mut levels: Vec<Stake> = Vec::new();
-    let mut finals = Vec::new();
-    for seed in model.seeds(graph.finals()) {
-        if let Seed::Final { node, side, level } = seed {
-            if levels.last() != Some(&level) {
-                levels.push(level);
-            }
-            finals.push((levels.len() - 1, Node::from(node), side));
-        }
-    }
-    (levels, finals)
+/// The levels of `model`'s seeds of `graph`'s finals, highest first (the same on every worker).
+fn levels(graph: &GameGraph, model: Model) -> Vec<Stake> {
+    let mut levels: Vec<Stake> = model.seeds(graph.finals()).iter().map(Seed::level).collect();
+    levels.dedup();
+    levels
 }
 
 /// Worker `index`'s share of `graph` among `peers` workers: position `n` is worker `n % peers`'s.
 pub fn share_of(
     graph: Arc<GameGraph>,
-    finals: &[(usize, Node, Side)],
     index: usize,
     peers: usize,
-) -> Share<impl Fn(usize, &mut dyn FnMut(Node))> {
+) -> Share<impl PredecessorsOf, DenseStore<u64>> {
     let ownership = Ownership::Modulo { peers };
     let owned = (index..graph.nodes()).step_by(peers);
-    let moves = owned.map(|u| graph.forward().degree(u as u32)).collect();
-    let starts = finals
-        .iter()
-        .filter(|f| ownership.owner(f.1) == index)
-        .map(|&(level, node, side)| (level, node, Start::Final(side)))
-        .collect();
+    let store = DenseStore::new(owned.map(|u| graph.forward().degree(u as u32)).collect());
     let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
         let u = ownership.global(index, local) as u32;
         graph.predecessors(u).iter().for_each(|&p| f(Node::from(p)));
     };
-    Share { index, ownership, moves, starts, predecessors }
+    Share { index, ownership, store, predecessors }
+}
+
+/// The seeds of `model` at the finals of `graph` that `ownership` gives worker `index`, by
+/// decreasing level.
+fn seeds_of(graph: &GameGraph, model: Model, ownership: Ownership, index: usize) -> Vec<Seed<Node>> {
+    let owned_finals = graph.finals().filter(|&(u, _)| ownership.owner(Node::from(u)) == index);
+    model.seeds(owned_finals.map(|(u, stake)| (Node::from(u), stake)))
 }
 
 /// Solves `graph` in `model` on the workers of `cluster`: the solution on process 0, `None` on
@@ -59,10 +51,11 @@ pub fn solve_graph(
     let nodes = graph.nodes();
     let results = cluster.run(move |worker| {
         let (index, peers) = (worker.index(), worker.peers());
-        let (levels, finals) = levels_and_finals(&graph, model);
-        let share = share_of(Arc::clone(&graph), &finals, index, peers);
+        let levels = levels(&graph, model);
+        let share = share_of(Arc::clone(&graph), index, peers);
         let ownership = share.ownership;
-        let store = propagate(worker, share, &levels);
+        let seeds = seeds_of(&graph, model, ownership, index);
+        let store = propagate(worker, share, &levels, seeds);
         gather(worker, index, ownership, &store)
     })?;
     if cluster.process != 0 {

@@ -2,17 +2,17 @@
 //! every worker ([`propagate`]): the same levels, rounds and decisions, with the decisions that
 //! concern another worker's positions sent to it through timely's exchange.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use gamegraph::retrograde::{settle, DenseStore, Label, LabelStore, Side};
+use gamegraph::retrograde::{settle, DenseStore, Label, LabelStore, Seed, Side};
 use gamegraph::Stake;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::Broadcast;
-use timely::dataflow::operators::{
-    Capability, Concat, ConnectLoop, Exchange as _, Feedback, Inspect, Probe, ToStream,
-};
+use timely::dataflow::operators::{ConnectLoop, Exchange as _, Feedback, Inspect, Probe, ToStream};
 use timely::dataflow::ProbeHandle;
 use timely::worker::Worker;
 
@@ -72,40 +72,29 @@ impl Ownership {
     }
 }
 
-/// Where the propagation of one worker starts: a final (decided in round 0), or a move out of
-/// the layer into a position decided before, which acts in the round after its remoteness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Start {
-    /// A final, its side for the player to move.
-    Final(Side),
-    /// An exit into a position of side `child` (for its mover) at distance `remoteness`.
-    Exit {
-        /// The reached position's side for its mover.
-        child: Side,
-        /// The reached position's remoteness.
-        remoteness: u32,
-    },
-}
-
-/// What one worker holds of a layer: its positions' move counts (by local index), where the
-/// propagation starts (by level index), and how to find its positions' predecessors.
-pub struct Share<P> {
+/// What one worker holds of a layer: its positions' move counters (by local index, exits
+/// included, in any store the kernel can count in) and how to find its positions' predecessors.
+pub struct Share<P, S> {
     /// This worker's index among all workers.
     pub index: usize,
     /// Which worker owns which position.
     pub ownership: Ownership,
-    /// The move count of each owned position (0 for finals), exits included, by local index.
-    pub moves: Vec<u32>,
-    /// The owned starts: the index of their level in the levels given to [`propagate`], the
-    /// position, and what it is.
-    pub starts: Vec<(usize, Node, Start)>,
+    /// The owned positions' move counters, by local index, to be turned into their labels.
+    pub store: S,
     /// Calls its argument with every predecessor of the owned position at a local index (one
     /// per move into it), as cluster numbers.
     pub predecessors: P,
 }
 
-/// Messages sent at once by a worker, at most.
-const BATCH: usize = 4096;
+/// Kernel messages this process's workers sent to other workers: what the exchange moved between
+/// threads and, to workers of other processes, over the network.
+static SENT_ELSEWHERE: AtomicU64 = AtomicU64::new(0);
+
+/// How many kernel messages (eight bytes each) this process's workers have sent to other workers
+/// since the process started: a measure of the traffic a partition causes.
+pub fn messages_sent_elsewhere() -> u64 {
+    SENT_ELSEWHERE.load(Ordering::Relaxed)
+}
 
 /// A message between workers: a position (above the low byte) and what happened to it (the low
 /// byte), in eight bytes.
@@ -115,15 +104,12 @@ fn message(node: Node, what: u8) -> Message {
     debug_assert!(node < 1 << 56, "positions are numbered below 2^56");
     node << 8 | u64::from(what)
 }
-/// A final, won or lost by its mover.
+/// A final, won or lost by its mover (applied where it is found, never sent).
 const FINAL_WON: u8 = 0;
 const FINAL_LOST: u8 = 1;
-/// One of the position's moves leads to a position just decided won, or lost, for its mover.
+/// One of the position's moves leads to a position decided won, or lost, for its mover.
 const MOVE_TO_WON: u8 = 2;
 const MOVE_TO_LOST: u8 = 3;
-/// An exit to a won (lost) position: `EXIT + 2 * remoteness (+ 1 if lost)`, in round 0, which
-/// the owner sends on to act in round `remoteness + 1`.
-const EXIT: u8 = 4;
 
 /// A decided position, as gathered: its cluster number, 0 for won or 1 for lost, level and
 /// remoteness.
@@ -167,108 +153,90 @@ fn send<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>, to: R
 }
 
 /// Runs the propagation on this worker's `share`, level by level (`levels` from the highest, the
-/// same on every worker), each level in synchronous rounds as timely timestamps. Returns the
-/// owned positions' store, by local index.
-pub fn propagate<P>(worker: &mut Worker, share: Share<P>, levels: &[Stake]) -> DenseStore<u64>
+/// same on every worker), each level in synchronous rounds, from `seeds`: the finals and exits
+/// of the owned positions (as cluster numbers), by decreasing level, each level's finals before
+/// its exits, each level among `levels`. Returns the owned positions' store, by local index.
+///
+/// Round `r` takes two timely timestamps. At `2r` a worker applies the messages it receives
+/// and keeps the positions they decide; once its frontier has passed `2r + 1` (no worker can
+/// still decide anything in round `r`), it tells their predecessors, sending at `2r + 1`
+/// messages that arrive at `2r + 2`. So a message is applied on arrival, and what waits between
+/// rounds is a list of decided positions (as in the one-machine kernel), never the messages.
+/// Round 0 is local (a worker's finals are its own positions), so the exits that act in round
+/// 1 are applied at once, read from `seeds` as they are applied; exits farther away wait for
+/// their round.
+pub fn propagate<P, S, I>(worker: &mut Worker, share: Share<P, S>, levels: &[Stake], seeds: I) -> S
 where
-    P: Fn(usize, &mut dyn FnMut(Node)) + 'static,
+    P: PredecessorsOf + 'static,
+    S: LabelStore<Node = u64> + 'static,
+    I: IntoIterator<Item = Seed<Node>>,
+    I::IntoIter: 'static,
 {
     let ownership = share.ownership;
-    let store = Rc::new(DenseStore::<u64>::new(share.moves));
-    let predecessors = Rc::new(share.predecessors);
-    for (k, &level) in levels.iter().enumerate() {
-        let seeds: Vec<Message> = share
-            .starts
-            .iter()
-            .filter(|s| s.0 == k)
-            .map(|&(_, node, start)| message(node, encode(start)))
-            .collect();
+    let store = Rc::new(share.store);
+    let predecessors: Rc<dyn PredecessorsOf> = Rc::new(share.predecessors);
+    let seeds = Rc::new(RefCell::new(seeds.into_iter().peekable()));
+    let sent_elsewhere = Rc::new(Cell::new(0u64));
+    for &level in levels {
         let probe = ProbeHandle::new();
-        let (store, predecessors) = (Rc::clone(&store), Rc::clone(&predecessors));
+        let mut kernel = LevelKernel {
+            store: Rc::clone(&store),
+            predecessors: Rc::clone(&predecessors),
+            ownership,
+            level,
+            decided: BTreeMap::new(),
+            waiting: BTreeMap::new(),
+        };
+        let seeds = Rc::clone(&seeds);
+        let sent = Rc::clone(&sent_elsewhere);
+        let index = share.index;
         worker.dataflow::<u32, _, _>(|scope| {
             let (handle, cycle) = scope.feedback(1u32);
-            seeds
-                .to_stream(scope)
-                .container::<Vec<Message>>()
-                .concat(cycle)
+            cycle
                 .unary_frontier(
-                    Exchange::new(move |m: &Message| ownership.owner(m >> 8) as u64),
+                    Exchange::new(move |m: &Message| {
+                        let owner = ownership.owner(m >> 8);
+                        sent.set(sent.get() + u64::from(owner != index));
+                        owner as u64
+                    }),
                     "Retrograde",
-                    move |_, _| {
-                        let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Message>)> = BTreeMap::new();
-                        let (mut now, mut later) = (Vec::new(), Vec::new());
-                        // Sends the exits waiting in `later`, one session a round (a session
-                        // per message would cost a whole buffer each).
-                        macro_rules! give_later {
-                            ($output:expr, $cap:expr) => {
-                                later.sort_unstable_by_key(|l: &(u32, Message)| l.0);
-                                for group in later.chunk_by(|a, b| a.0 == b.0) {
-                                    let delayed = $cap.delayed(&group[0].0);
-                                    let mut session = $output.session(&delayed);
-                                    for &(_, m) in group {
-                                        session.give(m);
-                                    }
-                                }
-                                later.clear();
-                            };
-                        }
-                        // Applies `messages` of `round`, sending what they produce (to the next
-                        // round, exits to their own) in bounded batches, so that no buffer grows
-                        // to a whole round.
-                        macro_rules! apply {
-                            ($output:expr, $messages:expr, $round:expr, $cap:expr) => {
-                                for &m in $messages.iter() {
-                                    step(
-                                        &store,
-                                        &*predecessors,
-                                        ownership,
-                                        level,
-                                        m,
-                                        $round,
-                                        &mut now,
-                                        &mut later,
-                                    );
-                                    if now.len() >= BATCH {
-                                        $output.session($cap).give_container(&mut now);
-                                        now.clear();
-                                    }
-                                    if later.len() >= BATCH {
-                                        give_later!($output, $cap);
-                                    }
-                                }
-                                if !now.is_empty() {
-                                    $output.session($cap).give_container(&mut now);
-                                    now.clear();
-                                }
-                                give_later!($output, $cap);
-                            };
-                        }
+                    move |initial, info| {
+                        let activator = scope.activator_for(info.address);
+                        kernel.start(&mut seeds.borrow_mut());
+                        // The capability for the earliest work left, if any.
+                        let mut held = kernel.next_time().map(|time| initial.delayed(&time));
                         move |(input, frontier), output| {
-                            // A waiting round is applied once no message of it can still arrive, before any
-                            // later round's messages are.
-                            while let Some(round) = pending.keys().next().copied() {
-                                if frontier.frontier().less_equal(&round) {
-                                    break;
-                                }
-                                let (cap, messages) = pending.remove(&round).expect("a pending round");
-                                apply!(output, messages, round, &cap);
-                            }
                             input.for_each_stamp(|cap, data| {
                                 let Some(cap) = cap.retain_least(output.output_index()) else { return };
-                                let round = *cap.time();
-                                if frontier.frontier().iter().all(|f| *f >= round) {
-                                    // No earlier round can still send anything, and a round's
-                                    // messages commute: apply them as they come.
-                                    for batch in data {
-                                        apply!(output, batch, round, &cap);
-                                    }
-                                } else {
-                                    let entry = pending.entry(round).or_insert_with(|| (cap, Vec::new()));
-                                    for batch in data {
-                                        entry.1.append(batch);
-                                    }
+                                let round = cap.time() / 2;
+                                for batch in data {
+                                    batch.iter().for_each(|&m| kernel.act(m, round));
+                                }
+                                // Their decisions are told at 2 * round + 1.
+                                let time = 2 * round + 1;
+                                if held.as_ref().is_none_or(|h| *h.time() > time) {
+                                    held = Some(cap.delayed(&time));
                                 }
                             });
+                            // The earliest work, once no worker can still do anything before it.
+                            let mut budget = MESSAGES_PER_ACTIVATION;
+                            while let Some(time) = kernel.next_time() {
+                                if frontier.frontier().less_equal(&time) {
+                                    break;
+                                }
+                                let cap = held.as_ref().expect("a capability for the work left");
+                                let mut session = output.session(cap);
+                                if !kernel.work(time, &mut |m| session.give(m), &mut budget) {
+                                    // More in the next activation, so that no buffer grows to a
+                                    // whole round.
+                                    activator.activate();
+                                    break;
+                                }
+                            }
+                            match (kernel.next_time(), held.as_mut()) {
+                                (Some(time), Some(h)) => h.downgrade(&time),
+                                _ => held = None,
+                            }
                         }
                     },
                 )
@@ -277,59 +245,122 @@ where
         });
         worker.step_or_park_while(None, || !probe.done());
     }
+    debug_assert!(seeds.borrow_mut().next().is_none(), "every seed's level is among the levels, in order");
+    SENT_ELSEWHERE.fetch_add(sent_elsewhere.get(), Ordering::Relaxed);
     drop(predecessors);
     Rc::try_unwrap(store).unwrap_or_else(|_| panic!("the dataflows are done with the store"))
 }
 
-/// Applies one message of round `round` of `level`: an exit is sent on to its round (`later`),
-/// and a decision sends one message a predecessor for the next round (`now`).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn step(
-    store: &DenseStore<u64>,
-    predecessors: &dyn PredecessorsOf,
+/// Messages a worker sends in one activation, at most, before it lets the others run.
+const MESSAGES_PER_ACTIVATION: usize = 1 << 16;
+
+/// One level's propagation on one worker: its share's store, the positions it decided and has
+/// not told yet, and the exits waiting for their round.
+struct LevelKernel<S> {
+    store: Rc<S>,
+    predecessors: Rc<dyn PredecessorsOf>,
     ownership: Ownership,
     level: Stake,
-    m: Message,
-    round: u32,
-    now: &mut Vec<Message>,
-    later: &mut Vec<(u32, Message)>,
-) {
-    let (node, what) = (m >> 8, m as u8);
-    if what >= EXIT {
-        // Sent on to act in the round after the reached position's.
-        let remoteness = u32::from((what - EXIT) / 2);
-        later.push((remoteness, message(node, MOVE_TO_WON + (what - EXIT) % 2)));
-        return;
-    }
-    let local = ownership.local(node);
-    let Some(side) = decide(store, local as u64, what, level, round) else { return };
-    let to = if side == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST };
-    predecessors(local, &mut |p| now.push(message(p, to)));
+    /// By round, the positions decided in it (local index and side), to be told to their
+    /// predecessors once the round is over everywhere.
+    decided: BTreeMap<u32, Vec<Decision>>,
+    /// By round, the exits that act in it (after round 1), as messages to their own position.
+    waiting: BTreeMap<u32, Vec<Message>>,
 }
 
-/// How [`step`] walks back from an owned position (by local index) to its predecessors.
-trait PredecessorsOf: Fn(usize, &mut dyn FnMut(Node)) {}
+/// A decided position by local index, with its side in the low bit (1 for won).
+type Decision = u64;
+
+impl<S: LabelStore<Node = u64>> LevelKernel<S> {
+    /// Round 0 and what can be done with it: decides this worker's finals of the level, then
+    /// applies its exits to positions decided at distance 0 (round 1); farther exits wait.
+    fn start(&mut self, seeds: &mut std::iter::Peekable<impl Iterator<Item = Seed<Node>>>) {
+        let level = self.level;
+        while let Some(seed) = seeds.next_if(|s| s.level() == level) {
+            match seed {
+                Seed::Final { .. } => self.act(seed_message(&seed), 0),
+                Seed::Exit { remoteness: 0, .. } => self.act(seed_message(&seed), 1),
+                Seed::Exit { remoteness, .. } => {
+                    self.waiting.entry(remoteness + 1).or_default().push(seed_message(&seed));
+                }
+            }
+        }
+    }
+
+    /// Applies one message to its position (owned here) in round `round`, and keeps the position
+    /// if that decided it.
+    #[inline]
+    fn act(&mut self, m: Message, round: u32) {
+        let (node, what) = (m >> 8, m as u8);
+        let local = self.ownership.local(node) as u64;
+        if let Some(side) = decide(&*self.store, local, what, self.level, round) {
+            self.decided.entry(round).or_default().push(local << 1 | u64::from(side == Side::Win));
+        }
+    }
+
+    /// The timestamp of the earliest work left: telling round `r`'s decisions (`2r + 1`), or
+    /// applying the exits of round `k` (`2k - 1`, where round `k`'s messages are sent).
+    fn next_time(&self) -> Option<u32> {
+        let tell = self.decided.keys().next().map(|&r| 2 * r + 1);
+        let exits = self.waiting.keys().next().map(|&k| 2 * k - 1);
+        tell.into_iter().chain(exits).min()
+    }
+
+    /// Does the work of `time` (see [`LevelKernel::next_time`]), sending at most `budget`
+    /// messages into `out`; false if some of it is left for later.
+    fn work(&mut self, time: u32, out: &mut dyn FnMut(Message), budget: &mut usize) -> bool {
+        if let Some(exits) = self.waiting.first_entry().filter(|e| 2 * *e.key() - 1 == time) {
+            let (round, exits) = exits.remove_entry();
+            exits.into_iter().for_each(|m| self.act(m, round));
+            return true;
+        }
+        let mut told = self.decided.first_entry().expect("decisions to tell");
+        let list = told.get_mut();
+        while *budget > 0 {
+            let Some(decision) = list.pop() else {
+                told.remove();
+                return true;
+            };
+            let to = if decision & 1 == 1 { MOVE_TO_WON } else { MOVE_TO_LOST };
+            let mut sent = 0;
+            (self.predecessors)((decision >> 1) as usize, &mut |p| {
+                out(message(p, to));
+                sent += 1;
+            });
+            *budget = budget.saturating_sub(sent);
+        }
+        list.shrink_to_fit();
+        false
+    }
+}
+
+/// How a worker walks back from an owned position (by local index) to its predecessors, as
+/// cluster numbers (one per move into it): any such function.
+pub trait PredecessorsOf: Fn(usize, &mut dyn FnMut(Node)) {}
 
 impl<F: Fn(usize, &mut dyn FnMut(Node))> PredecessorsOf for F {}
 
-/// A start as a message of round 0.
-fn encode(start: Start) -> u8 {
-    match start {
-        Start::Final(Side::Win) => FINAL_WON,
-        Start::Final(Side::Lose) => FINAL_LOST,
-        Start::Exit { child, remoteness } => {
-            let remoteness = u8::try_from(remoteness).ok().filter(|&r| r < (u8::MAX - EXIT) / 2);
-            let remoteness =
-                remoteness.expect("exits of the cluster kernel reach positions at most 124 plies away");
-            EXIT + 2 * remoteness + u8::from(child == Side::Lose)
+/// A seed as the message that applies it: a final decided, or a move to a position decided.
+fn seed_message(seed: &Seed<Node>) -> Message {
+    match *seed {
+        Seed::Final { node, side, .. } => {
+            message(node, if side == Side::Win { FINAL_WON } else { FINAL_LOST })
+        }
+        Seed::Exit { node, child, .. } => {
+            message(node, if child == Side::Win { MOVE_TO_WON } else { MOVE_TO_LOST })
         }
     }
 }
 
 /// Applies one message to an owned position (`local`) in round `round` of `level`; returns the
 /// position's side if this decided it.
-fn decide(store: &DenseStore<u64>, local: u64, what: u8, level: Stake, round: u32) -> Option<Side> {
+fn decide<S: LabelStore<Node = u64>>(
+    store: &S,
+    local: u64,
+    what: u8,
+    level: Stake,
+    round: u32,
+) -> Option<Side> {
     match what {
         FINAL_WON | FINAL_LOST => {
             let side = if what == FINAL_WON { Side::Win } else { Side::Lose };

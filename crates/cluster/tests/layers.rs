@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use gamegraph::dense::{self, DenseLayer, Exit, Forward};
+use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward};
 use gamegraph::random_graph::random_graph;
 use gamegraph::retrograde::{DenseStore, LabelStore};
 use gamegraph::rng::SplitMix64;
@@ -61,7 +61,7 @@ fn same_labels(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
         .run(move |worker| {
-            let (start, store) = solve_layer(worker, Arc::clone(&shared));
+            let (start, store): (u64, DenseStore<u64>) = solve_layer(worker, Arc::clone(&shared)).unwrap();
             (start, (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>())
         })
         .unwrap();
@@ -77,6 +77,24 @@ fn same_labels(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<
     Ok(())
 }
 
+/// The same layer into one byte a position, as Oware's layers are built: the workers' ranges
+/// put end to end are the one-machine values.
+fn same_values(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<(), TestCaseError> {
+    let layer = Arc::new(TestLayer::new(nodes, edges, seed));
+    let expected = dense::solve_layer::<_, ByteStore<u64>>(&*layer, &|_| {}).unwrap().into_values();
+    let shared = Arc::clone(&layer);
+    let mut parts = Cluster::local(workers)
+        .run(move |worker| {
+            let (start, store) = solve_layer::<_, ByteStore<u64>>(worker, Arc::clone(&shared)).unwrap();
+            (start, store.into_values())
+        })
+        .unwrap();
+    parts.sort_by_key(|part| part.0);
+    let values: Vec<u8> = parts.into_iter().flat_map(|part| part.1).collect();
+    prop_assert_eq!(values, expected, "{} workers", workers);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
@@ -85,5 +103,12 @@ proptest! {
         nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
     ) {
         same_labels(nodes, nodes * density, seed, workers)?;
+    }
+
+    #[test]
+    fn workers_find_the_one_machine_values_of_a_layer_in_bytes(
+        nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+    ) {
+        same_values(nodes, nodes * density, seed, workers)?;
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use gamegraph::dense::ByteStore;
 use gamegraph_games::oware::database::{build as build_database, BuildReport, Builder, Database};
 use gamegraph_games::oware::layer::Progress;
 use gamegraph_games::oware::{Rules, MAX_STONES};
@@ -83,9 +84,9 @@ fn build_on_cluster(
             let started = Instant::now();
             let layer = std::sync::Arc::new(builder.layer());
             let positions = gamegraph::dense::DenseLayer::len(&*layer);
-            let (start, store) = gamegraph_cluster::dense::solve_layer(worker, layer);
-            let values = gamegraph_cluster::dense::values(&store);
-            drop(store);
+            let solved = gamegraph_cluster::dense::solve_layer::<_, ByteStore<u64>>(worker, layer);
+            let (start, store) = solved.unwrap_or_else(|e| fail(&e));
+            let values = store.into_values();
             let path = builder.partial_path();
             let written =
                 std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(&path).and_then(
@@ -108,6 +109,12 @@ fn build_on_cluster(
         }
         leader.then_some(BuildReport { resumed, built })
     })?;
+    let sent = gamegraph_cluster::kernel::messages_sent_elsewhere();
+    eprintln!(
+        "process {}: {sent} kernel messages ({:.1} MB) sent to other workers",
+        cluster.process,
+        sent as f64 * 8.0 / 1e6
+    );
     Ok(results.into_iter().flatten().next())
 }
 
