@@ -1,6 +1,7 @@
 //! The page end to end in a real headless Chromium, driven through ChromeDriver's WebDriver API:
 //! play a tic-tac-toe move and read the values shown, run alpha-beta on the seed's tree and find
-//! the pruned leaves greyed, paste a graph and read its outcomes.
+//! the pruned leaves greyed, paste a graph and read its outcomes; load a chess endgame, read its
+//! moves' distances to mate from the tables and have the engine answer a move perfectly.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (installed by `.ci/run` and by the test command
 //! of the README). With `GAMEGRAPH_SCREENSHOTS=DIR` it also saves a screenshot of each view there.
@@ -12,7 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use common::{json, start_server};
+use common::{json, start_server, start_server_with};
+use gamegraph_games::chess::tablebase::{self, Silent};
 use serde_json::{json, Value};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -229,4 +231,55 @@ fn the_page_plays_traces_and_solves() {
         "return document.querySelectorAll('#graph-table tr[data-name]').length === 6;",
     );
     browser.screenshot("graphs");
+}
+
+/// The moves listed in the play view, in their order: (move, value shown, class).
+fn listed_moves(browser: &Browser) -> Vec<(String, String, String)> {
+    let shown = browser.script(
+        "return Array.from(document.querySelectorAll('#moves button')).map(b => [b.dataset.move, b.querySelector('.value').textContent, b.className]);",
+    );
+    let text = |v: &Value| v.as_str().unwrap().to_string();
+    shown.as_array().unwrap().iter().map(|m| (text(&m[0]), text(&m[1]), text(&m[2]))).collect()
+}
+
+#[test]
+fn the_page_plays_chess_endgames_from_the_tables() {
+    let tables = tempfile::tempdir().unwrap();
+    tablebase::build(tables.path(), &["KRvK".parse().unwrap()], &Silent).unwrap();
+    let config = gamegraph_web::ServerConfig::new(None).with_database("chess", tables.path().to_path_buf());
+    let server = start_server_with(config);
+    let browser = Browser::start();
+    browser.open(&format!("http://{server}/#play"));
+    browser.wait_for("the start position", "return document.querySelectorAll('#moves button').length === 9;");
+    set(&browser, "time", "0.2");
+    set(&browser, "game", "chess");
+    browser.wait_for("the chess start", "return document.querySelectorAll('#moves button').length === 20;");
+    browser.wait_for("the redraw", SETTLED);
+
+    // White mates in 16 moves (31 plies); the rook's moves are listed best first, each with its
+    // distance, and those that let the rook be taken or stalemate are draws.
+    browser.script("document.getElementById('position').value = '8/8/8/8/8/2k5/1R6/K7 w - - 0 1';");
+    browser.click("#load");
+    browser.wait_for(
+        "the endgame",
+        "return document.querySelectorAll('#moves button').length === 16 \
+         && document.getElementById('play-status').textContent.includes('win in 16 (31 plies)');",
+    );
+    let moves = listed_moves(&browser);
+    assert_eq!(moves[0].1, "win in 16 (31 plies)", "best first: {moves:?}");
+    assert!(moves[0].2.contains("win") && moves[0].2.contains("best"), "{moves:?}");
+    let b2c2 = moves.iter().find(|m| m.0 == "b2c2").expect("b2c2 is listed");
+    assert_eq!(b2c2.1, "draw 0", "the rook is taken");
+    assert!(b2c2.2.contains("draw"));
+    let squares = browser.script("return document.querySelectorAll('#board .cell').length;");
+    assert_eq!(squares, 64);
+
+    // A best move, then the engine's answer from the tables: still mate in 15 (29 plies).
+    browser.click("#moves button[data-move='b2b1']");
+    browser.wait_for(
+        "the engine's answer",
+        "return document.getElementById('position').value.includes(' w ') \
+         && document.getElementById('play-status').textContent.includes('win in 15 (29 plies)');",
+    );
+    browser.screenshot("chess");
 }
