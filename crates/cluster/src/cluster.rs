@@ -14,6 +14,13 @@ use timely::communication::{AllocatorBuilder, Hooks};
 /// How long processes wait for each other to connect before giving up, by default.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long a connection may stay silent before its peer counts as gone: TCP keepalive probes
+/// start after a third of it and the connection fails when four, a sixth apart, go unanswered.
+/// So a machine that vanishes without closing its connections (power, network) ends every other
+/// process's run with an error instead of hanging it, within this time while no data is in flight
+/// (with data in flight, within the system's retransmission limit, about 15 minutes on Linux).
+pub const DEAD_PEER_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The most processes and workers per process a cluster may have.
 pub const MAX_PROCESSES: usize = 1024;
 /// See [`MAX_PROCESSES`].
@@ -165,6 +172,19 @@ fn quiet_timely_panics() {
 /// What a process sends first on each connection: a tag, its index and its workers.
 const HELLO: &[u8; 8] = b"ggraph01";
 
+/// Sets up a new connection to another process: no waiting to fill packets (rounds exchange small
+/// messages), reads that give up after `timeout` during the handshake, and keepalive probes that
+/// find a vanished peer ([`DEAD_PEER_TIMEOUT`]).
+fn prepare(stream: &TcpStream, timeout: Duration) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
+    stream.set_read_timeout(Some(timeout))?;
+    let keepalive = socket2::TcpKeepalive::new()
+        .with_time(DEAD_PEER_TIMEOUT / 3)
+        .with_interval(DEAD_PEER_TIMEOUT / 6)
+        .with_retries(4);
+    socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive)
+}
+
 /// The connections of this process to every other process of the cluster (`None` for itself),
 /// made within its `connect_timeout`: it listens on its own address for the processes after it
 /// and connects to those before it, and each pair checks that both run as many workers.
@@ -191,9 +211,7 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
             }
         };
         let io = |e: std::io::Error| fail(format!("process {index} at {host}: {e}"));
-        // Rounds exchange small messages: no waiting to fill packets.
-        stream.set_nodelay(true).map_err(io)?;
-        stream.set_read_timeout(Some(timeout)).map_err(io)?;
+        prepare(&stream, timeout).map_err(io)?;
         let mut hello = HELLO.to_vec();
         hello.extend_from_slice(&(process as u64).to_le_bytes());
         hello.extend_from_slice(&(workers as u64).to_le_bytes());
@@ -213,8 +231,7 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
             Ok((mut stream, from)) => {
                 let io = |e: std::io::Error| fail(format!("a connection from {from}: {e}"));
                 stream.set_nonblocking(false).map_err(io)?;
-                stream.set_nodelay(true).map_err(io)?;
-                stream.set_read_timeout(Some(timeout)).map_err(io)?;
+                prepare(&stream, timeout).map_err(io)?;
                 let mut hello = [0u8; 24];
                 stream.read_exact(&mut hello).map_err(io)?;
                 let index = u64::from_le_bytes(hello[8..16].try_into().expect("8 bytes")) as usize;
@@ -305,6 +322,22 @@ fn parse_hosts(file: &str, text: &str) -> Result<Vec<String>, ClusterError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connections_probe_for_a_vanished_peer() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        prepare(&stream, CONNECT_TIMEOUT).unwrap();
+        let socket = socket2::SockRef::from(&stream);
+        assert!(socket.keepalive().unwrap());
+        let (idle, interval, probes) = (
+            socket.tcp_keepalive_time().unwrap(),
+            socket.tcp_keepalive_interval().unwrap(),
+            socket.tcp_keepalive_retries().unwrap(),
+        );
+        assert_eq!(idle + interval * probes, DEAD_PEER_TIMEOUT);
+        assert!(stream.nodelay().unwrap());
+    }
 
     #[test]
     fn host_files_are_read_and_refused_with_line_and_column() {
