@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use crate::game::Stake;
-use crate::retrograde::Predecessors;
+use crate::retrograde::{Predecessors, Prefetch};
 
 /// Adjacency lists packed into two arrays: the neighbours of node `u` are
 /// `targets[offsets[u]..offsets[u + 1]]`.
@@ -220,6 +220,20 @@ impl Predecessors for GameGraph {
     fn for_each_predecessor(&self, node: u32, _: &mut (), mut f: impl FnMut(u32)) {
         for &p in self.predecessors(node) {
             f(p);
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, node: u32, stage: Prefetch) {
+        let reverse = &self.reverse;
+        let at = node as usize;
+        match stage {
+            Prefetch::Where => crate::prefetch::prefetch(&reverse.offsets[at]),
+            Prefetch::List => {
+                if let Some(first) = reverse.targets.get(reverse.offsets[at] as usize) {
+                    crate::prefetch::prefetch(first);
+                }
+            }
         }
     }
 }

@@ -188,20 +188,7 @@ impl TranspositionTable {
     /// Asks the processor to start loading `key`'s bucket into cache, for a probe soon after.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot = &self.memory.slots()[self.bucket(key)];
-            // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 target has (it is in the
-            // baseline target features); it only hints the cache, never reads into a value nor
-            // faults, and the pointer comes from a live reference anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (slot as *const Slot).cast(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::prefetch::prefetch(&self.memory.slots()[self.bucket(key)]);
     }
 
     /// The entry stored for `key` in the current generation.
