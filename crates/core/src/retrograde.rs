@@ -66,8 +66,9 @@ pub trait Predecessors: Sync {
     /// stays in the graph.
     fn for_each_predecessor(&self, node: Self::Node, scratch: &mut Self::Scratch, f: impl FnMut(Self::Node));
     /// Hints that `node`'s predecessors will be asked for soon, for graphs stored in memory
-    /// larger than the caches: `stage` 0 (two batches ahead) starts loading where its list is,
-    /// `stage` 1 (one batch ahead) the list itself. Generated predecessors need no hint.
+    /// larger than the caches: at [`Prefetch::Where`] (two batches ahead) start loading where its
+    /// list is, at [`Prefetch::List`] (one batch ahead) the list itself. Predecessors that are
+    /// generated (un-moves) need no hint: the default does nothing.
     #[inline]
     fn prefetch(&self, node: Self::Node, stage: Prefetch) {
         let _ = (node, stage);
