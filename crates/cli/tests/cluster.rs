@@ -59,6 +59,17 @@ fn spawn_silent(args: &[String]) -> Child {
         .expect("the binary runs")
 }
 
+/// Runs process 0 (`args("0")`) beside process 1 (`args("1")`), kills process 1 after `after`,
+/// and returns process 0's output.
+fn kill_process_1_after(args: impl Fn(&'static str) -> Vec<String>, after: Duration) -> std::process::Output {
+    let mut other = spawn_silent(&args("1"));
+    let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
+    std::thread::sleep(after);
+    other.kill().unwrap();
+    other.wait().unwrap();
+    main.wait_with_output().unwrap()
+}
+
 #[test]
 fn processes_on_loopback_give_the_one_process_answer() {
     let dir = tempfile::tempdir().unwrap();
@@ -148,14 +159,9 @@ fn a_process_killed_during_the_run_makes_the_others_fail_cleanly() {
         .map(str::to_string)
         .collect::<Vec<String>>()
     };
-    let mut other = spawn_silent(&args("1"));
     let started = Instant::now();
-    let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
     // Killed while building its graph or solving: either way process 0 must not hang.
-    std::thread::sleep(Duration::from_millis(1500));
-    other.kill().unwrap();
-    other.wait().unwrap();
-    let out = main.wait_with_output().unwrap();
+    let out = kill_process_1_after(args, Duration::from_millis(1500));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "process 0 cannot finish without process 1");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -270,12 +276,7 @@ fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
         .map(str::to_string)
         .to_vec()
     };
-    let mut other = spawn_silent(&args("1"));
-    let main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
-    std::thread::sleep(Duration::from_millis(2500));
-    other.kill().unwrap();
-    other.wait().unwrap();
-    let out = main.wait_with_output().unwrap();
+    let out = kill_process_1_after(args, Duration::from_millis(2500));
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.success() {
         // This machine built all 15 stone counts in 2.5 s: nothing left to interrupt.

@@ -113,11 +113,6 @@ impl OwnedLayer {
         Self { rules, ranking, stones, lower }
     }
 
-    /// The stones on the board.
-    pub fn stones(&self) -> usize {
-        self.stones
-    }
-
     fn view(&self) -> Layer<'_, Arc<memmap2::Mmap>> {
         Layer { rules: self.rules, ranking: &self.ranking, stones: self.stones, lower: &self.lower }
     }
