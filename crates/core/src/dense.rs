@@ -19,7 +19,9 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::game::{DenseIndex, Stake, Unmoves};
-use crate::retrograde::{propagate, DenseStore, Label, LabelStore, NodeId, Predecessors, Seed, Side};
+use crate::retrograde::{
+    propagate_level, DenseStore, Label, LabelStore, LevelSeeds, NodeId, Predecessors, Seed, Side,
+};
 use crate::solution::{Model, Solution};
 
 /// What the forward pass finds at one index of a layer.
@@ -193,6 +195,62 @@ impl<N: NodeId> LayerSeeds<N> {
     }
 }
 
+impl<N: NodeId + Send> LayerSeeds<N> {
+    /// The seeds level by level, highest first, each sorted by the round where it acts, in
+    /// parallel: a layer of chess has hundreds of millions of exits, which one thread would
+    /// take seconds to sort while the other waits. Each chunk's list is freed as it is sorted.
+    /// `progress` is told of `len` units spread over the levels.
+    pub fn into_levels<'a>(
+        self,
+        len: usize,
+        progress: &'a (dyn Fn(u64) + Sync),
+    ) -> impl Iterator<Item = LevelSeeds<N>> + 'a
+    where
+        N: 'a,
+    {
+        let levels = self.levels();
+        let LayerSeeds { mut finals, mut exits } = self;
+        finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
+        exits.sort_by_key(|e| std::cmp::Reverse(e.level));
+        let per_level = len as u64 / levels.len().max(1) as u64;
+        let mut finals = finals.into_iter().peekable();
+        let mut exits = exits.into_iter().peekable();
+        levels.into_iter().map(move |level| {
+            progress(per_level);
+            let mut seeds = LevelSeeds::new(level);
+            for seed in std::iter::from_fn(|| finals.next_if(|s| s.level() == level)) {
+                if let Seed::Final { node, side, .. } = seed {
+                    seeds.finals[side as usize].push(node);
+                }
+            }
+            let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
+            let sorted = lists
+                .into_par_iter()
+                .fold(
+                    || LevelSeeds::new(level),
+                    |mut seeds, list| {
+                        let distances = list.distances.iter().copied().chain(std::iter::repeat(0));
+                        for (&offset, distance) in list.offsets.iter().zip(distances) {
+                            let node = N::from_index(list.start as usize + usize::from(offset));
+                            seeds.exit(node, list.child, u32::from(distance));
+                        }
+                        seeds
+                    },
+                )
+                .reduce(|| LevelSeeds::new(level), append_smaller);
+            append_smaller(seeds, sorted)
+        })
+    }
+}
+
+/// `a` and `b` in one, the smaller appended to the larger (the order of seeds does not matter).
+fn append_smaller<N>(a: LevelSeeds<N>, b: LevelSeeds<N>) -> LevelSeeds<N> {
+    let size = |s: &LevelSeeds<N>| s.exits.iter().flatten().map(Vec::len).sum::<usize>();
+    let (mut large, small) = if size(&a) >= size(&b) { (a, b) } else { (b, a) };
+    large.append(small);
+    large
+}
+
 /// Solves `layer` into a store of type `S`, in the minimax model: finals seed at their stake,
 /// exits at their value, and what nothing decides is a draw (endless play). `progress` is told
 /// of `2 * len` units of work as they are done (the forward pass, then the seeding).
@@ -204,7 +262,10 @@ where
     let len = usize::try_from(layer.len()).expect("a dense layer fits in memory");
     let mut store = S::with_len(len);
     let seeds: LayerSeeds<S::Node> = forward_pass::<L, S, _>(layer, 0, store.cells_mut(), progress)?;
-    propagate(&LayerPredecessors::<L, S::Node>(layer, PhantomData), &store, seeds.by_level(len, progress));
+    let preds = LayerPredecessors::<L, S::Node>(layer, PhantomData);
+    for level in seeds.into_levels(len, progress) {
+        propagate_level(&preds, &store, level);
+    }
     Ok(store)
 }
 

@@ -192,48 +192,99 @@ where
     while let Some(level) = seeds.peek().map(Seed::level) {
         assert!(level <= previous_level, "seeds must come by decreasing level");
         previous_level = level;
-        // Round 0: the finals. An exit into a position at remoteness `r` acts in round `r + 1`,
-        // beside the moves inside the graph into positions decided in round `r`.
-        let mut finals = [Vec::new(), Vec::new()];
-        // The exits by the round where they act, then by the side of the position they reach:
-        // a node each, with no sort.
-        let mut exits: Vec<[Vec<P::Node>; 2]> = Vec::new();
+        let mut at_level = LevelSeeds::new(level);
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             match seed {
-                Seed::Final { node, side, .. } => {
-                    if store.decide(node, Label { side, level, remoteness: 0 }) {
-                        finals[side as usize].push(node);
-                    }
-                }
-                Seed::Exit { node, child, remoteness, .. } => {
-                    let round = remoteness as usize + 1;
-                    if exits.len() <= round {
-                        exits.resize_with(round + 1, Default::default);
-                    }
-                    exits[round][child as usize].push(node);
-                }
+                Seed::Final { node, side, .. } => at_level.finals[side as usize].push(node),
+                Seed::Exit { node, child, remoteness, .. } => at_level.exit(node, child, remoteness),
             }
         }
-        let [won, lost] = finals;
-        let mut frontier = vec![(Side::Win, won), (Side::Lose, lost)];
-        let mut round = 0;
-        while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || round + 1 < exits.len() {
-            round += 1;
-            let mut next = expand(preds, store, &frontier, level, round as u32);
-            let mut decided = [Vec::new(), Vec::new()];
-            let acting = exits.get_mut(round).map(std::mem::take).unwrap_or_default();
-            for (child, nodes) in [Side::Win, Side::Lose].into_iter().zip(acting) {
-                let side = child.opposite();
-                for node in nodes {
-                    if settle(store, node, child, Label { side, level, remoteness: round as u32 }) {
-                        decided[side as usize].push(node);
-                    }
-                }
-            }
-            let [won, lost] = decided;
-            next.extend([(Side::Win, won), (Side::Lose, lost)].into_iter().filter(|(_, n)| !n.is_empty()));
-            frontier = next;
+        propagate_level(preds, store, at_level);
+    }
+}
+
+/// The seeds of one level, sorted by the round where they act: a node each, with no sort.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelSeeds<N> {
+    /// Their level.
+    pub level: Stake,
+    /// The finals, by the side of their mover (`Side as usize`): decided in round 0.
+    pub finals: [Vec<N>; 2],
+    /// `exits[r][child]`: the exits that act in round `r`, by the side of the position they
+    /// reach. An exit into a position at remoteness `d` acts in round `d + 1`, beside the moves
+    /// inside the graph into positions decided in round `d`.
+    pub exits: Vec<[Vec<N>; 2]>,
+}
+
+impl<N> LevelSeeds<N> {
+    /// No seed yet at `level`.
+    pub fn new(level: Stake) -> Self {
+        Self { level, finals: [Vec::new(), Vec::new()], exits: Vec::new() }
+    }
+
+    /// Adds an exit of `node` into a position of side `child` at remoteness `remoteness`.
+    pub fn exit(&mut self, node: N, child: Side, remoteness: u32) {
+        self.round(remoteness as usize + 1)[child as usize].push(node);
+    }
+
+    /// The exits of round `round`, made if new.
+    pub fn round(&mut self, round: usize) -> &mut [Vec<N>; 2] {
+        if self.exits.len() <= round {
+            self.exits.resize_with(round + 1, Default::default);
         }
+        &mut self.exits[round]
+    }
+
+    /// Adds the seeds of `other` (same level) to these.
+    pub fn append(&mut self, other: Self) {
+        // Exactly the room needed: layers hold hundreds of millions of exits, and doubling a list's
+        // room to add a smaller one would hold it twice.
+        let join = |mine: &mut Vec<N>, mut theirs: Vec<N>| {
+            mine.reserve_exact(theirs.len());
+            mine.append(&mut theirs);
+        };
+        for (mine, theirs) in self.finals.iter_mut().zip(other.finals) {
+            join(mine, theirs);
+        }
+        for (round, [won, lost]) in other.exits.into_iter().enumerate() {
+            let mine = self.round(round);
+            join(&mut mine[0], won);
+            join(&mut mine[1], lost);
+        }
+    }
+}
+
+/// Runs the propagation of one level's seeds, all that the store holds at higher levels being
+/// decided already.
+pub fn propagate_level<P, S>(preds: &P, store: &S, seeds: LevelSeeds<P::Node>)
+where
+    P: Predecessors,
+    S: LabelStore<Node = P::Node>,
+{
+    let LevelSeeds { level, finals, mut exits } = seeds;
+    // Round 0: the finals.
+    let [won, lost] = finals;
+    let decide = |side: Side, nodes: Vec<P::Node>| {
+        let label = Label { side, level, remoteness: 0 };
+        let nodes: Vec<P::Node> = nodes.into_par_iter().filter(|&node| store.decide(node, label)).collect();
+        (side, nodes)
+    };
+    let mut frontier = vec![decide(Side::Win, won), decide(Side::Lose, lost)];
+    let mut round = 0;
+    while frontier.iter().any(|(_, nodes)| !nodes.is_empty()) || round + 1 < exits.len() {
+        round += 1;
+        let mut next = expand(preds, store, &frontier, level, round as u32);
+        let acting = exits.get_mut(round).map(std::mem::take).unwrap_or_default();
+        for (child, nodes) in [Side::Win, Side::Lose].into_iter().zip(acting) {
+            let side = child.opposite();
+            let label = Label { side, level, remoteness: round as u32 };
+            let decided: Vec<P::Node> =
+                nodes.into_par_iter().filter(|&node| settle(store, node, child, label)).collect();
+            if !decided.is_empty() {
+                next.push((side, decided));
+            }
+        }
+        frontier = next;
     }
 }
 
