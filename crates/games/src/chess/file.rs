@@ -59,12 +59,17 @@ pub enum FileError {
 pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
     let blocks: Vec<Vec<u8>> = entries
         .par_chunks(BLOCK_ENTRIES)
-        .map(|chunk| {
-            // Low bytes first, then high bytes (mostly zero): they compress apart far better.
-            let raw: Vec<u8> =
-                chunk.iter().map(|e| e.0 as u8).chain(chunk.iter().map(|e| (e.0 >> 8) as u8)).collect();
-            zstd::bulk::compress(&raw, LEVEL)
-        })
+        // A compression context costs about as much to make as a block to compress: one per
+        // piece of work rayon splits off.
+        .map_init(
+            || zstd::bulk::Compressor::new(LEVEL),
+            |compressor, chunk| {
+                // Low bytes first, then high bytes (mostly zero): they compress apart far better.
+                let raw: Vec<u8> =
+                    chunk.iter().map(|e| e.0 as u8).chain(chunk.iter().map(|e| (e.0 >> 8) as u8)).collect();
+                compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)
+            },
+        )
         .collect::<io::Result<_>>()?;
     let mut header = Vec::with_capacity(HEADER + 8 * (blocks.len() + 1));
     header.extend_from_slice(MAGIC);
