@@ -8,14 +8,19 @@ use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, OutcomeStore};
 use gamegraph::retrograde::{NodeId, Side};
 
 use super::en_passant::EnPassantPositions;
-use super::index::TableIndex;
+use super::index::{Placement, TableIndex};
+use super::leaving::LeavingTables;
 use super::material::Material;
+use super::moves::{Leaving, MoveVisitor};
 use super::{Dtm, Entry};
 
 /// Where the builder reads the values of the tables that captures and promotions lead to.
 pub trait ChildTables: Sync {
     /// The stored entry of `board`, whose material is a smaller or other table built before.
     fn entry(&self, board: &Board) -> Entry;
+    /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
+    /// built before.
+    fn entry_at(&self, material: Material, index: u64) -> Entry;
 }
 
 /// One table as a layer of the dense path: its indices, then its positions with an en passant
@@ -24,6 +29,7 @@ struct TableLayer<'a, C> {
     index: &'a TableIndex,
     en_passant: EnPassantPositions,
     children: &'a C,
+    leaving: LeavingTables,
 }
 
 impl<C> TableLayer<'_, C> {
@@ -61,32 +67,41 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
 
     fn forward(&self, start: u64, out: &mut [Forward]) {
         for (i, fact) in out.iter_mut().enumerate() {
-            *fact = match self.board(start + i as u64) {
-                None => Forward::Absent,
-                Some(board) => forward_one(&board, self.children),
+            let at = start + i as u64;
+            *fact = if at < self.index.len() {
+                match self.index.placement(at) {
+                    None => Forward::Absent,
+                    Some(p) => self.forward_placement(&p),
+                }
+            } else {
+                // The few positions with an en passant right, whose capture the placement move
+                // generator does not know.
+                match self.board(at) {
+                    None => Forward::Absent,
+                    Some(board) => forward_one(&board, self.children),
+                }
             };
         }
     }
 
     fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
         let base = self.index.len();
+        // The kernel asks only for positions it has decided: their indices need no checks.
         if self.en_passant.is_empty() {
-            if let Some(p) = self.index.placement(index) {
-                self.index.unmoves(&p, f);
-            }
+            self.index.unmoves(&self.index.decode(index), f);
             return;
         }
         // Tables with pawns on both sides have no symmetric board: one index per un-move.
         if index >= base {
             // Only the double push leads to a position with an en passant right.
             let (position, file) = self.en_passant.get(index - base);
-            let p = self.index.placement(position).expect("found as a position");
+            let p = self.index.decode(position);
             if let Some(q) = self.index.before_double_push(&p, file) {
                 self.with_en_passant_versions(self.index.index(&q), &mut f);
             }
             return;
         }
-        let Some(p) = self.index.placement(index) else { return };
+        let p = self.index.decode(index);
         self.index.unmove_placements(&p, |q| {
             let pushed = (0..self.index.slots().len()).find(|&i| q.squares[i].abs_diff(p.squares[i]) == 16);
             if let Some(i) = pushed.filter(|&i| self.index.slots()[i].piece == Piece::Pawn) {
@@ -97,6 +112,42 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
             }
             self.with_en_passant_versions(self.index.index(&q), &mut f);
         });
+    }
+}
+
+impl<C: ChildTables> TableLayer<'_, C> {
+    /// [`forward_one`] on a placement, without a board.
+    fn forward_placement(&self, p: &Placement) -> Forward {
+        let mut moves = CountMoves { layer: self, inside: 0, best: None, any: false };
+        let check = self.index.visit_moves(p, &mut moves);
+        match (moves.any, check) {
+            (false, false) => Forward::Moves { inside: 0, exit: Some(Exit::new(0)) },
+            (false, true) => Forward::Final(1),
+            (true, _) => Forward::Moves { inside: moves.inside, exit: moves.best },
+        }
+    }
+}
+
+/// The forward pass's tally of one position's moves.
+struct CountMoves<'l, 'a, C> {
+    layer: &'l TableLayer<'a, C>,
+    inside: u32,
+    best: Option<Exit>,
+    any: bool,
+}
+
+impl<C: ChildTables> MoveVisitor for CountMoves<'_, '_, C> {
+    fn inside(&mut self) {
+        self.any = true;
+        self.inside += 1;
+    }
+
+    fn leaving(&mut self, mv: Leaving) {
+        self.any = true;
+        let exit = self.layer.leaving.entry(mv, self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
+        if self.best.map_or(true, |b| better(exit, b)) {
+            self.best = Some(exit);
+        }
     }
 }
 
@@ -154,7 +205,8 @@ pub fn build_table(
 ) -> Result<Vec<Entry>, gamegraph::dense::DenseError> {
     let index = TableIndex::new(material);
     let en_passant = EnPassantPositions::find(&index);
-    let layer = TableLayer { index: &index, en_passant, children };
+    let leaving = LeavingTables::new(&index);
+    let layer = TableLayer { index: &index, en_passant, children, leaving };
     // Four-byte node numbers where they suffice: the kernel's lists of exits and rounds are
     // half the size.
     let cells = if layer.len() <= u64::from(u32::MAX) {
@@ -187,4 +239,86 @@ fn solve<N: NodeId, C: ChildTables>(
     });
     cells.truncate(index.len() as usize);
     Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use gamegraph::rng::SplitMix64;
+
+    use super::*;
+
+    /// Made-up child tables: an entry that depends on the table and the index only, so that a
+    /// move into the wrong table or index shows.
+    struct Hashed;
+
+    impl Hashed {
+        fn value(material: Material, index: u64) -> Entry {
+            let name = material.to_string().bytes().fold(0, |h: u64, b| h.rotate_left(7) ^ u64::from(b));
+            let h = SplitMix64(index ^ name << 32).next_u64();
+            match h % 4 {
+                0 => Entry::NONE,
+                1 => Entry::of(Dtm::Draw),
+                2 => Entry::of(Dtm::Win((h >> 8) as u32 % 40 * 2 + 1)),
+                _ => Entry::of(Dtm::Loss((h >> 8) as u32 % 40 * 2)),
+            }
+        }
+    }
+
+    impl ChildTables for Hashed {
+        fn entry(&self, board: &Board) -> Entry {
+            let material = Material::of(board).canonical();
+            if material.pieces() == 2 {
+                return Entry::of(Dtm::Draw);
+            }
+            let index = TableIndex::new(material);
+            Hashed::value(material, index.index(&index.placement_of(board).expect("the material")))
+        }
+
+        fn entry_at(&self, material: Material, index: u64) -> Entry {
+            Hashed::value(material, index)
+        }
+    }
+
+    /// The forward pass on placements gives what cozy-chess's legal moves give on the boards:
+    /// every index of two 3-piece tables, random ones of larger tables (pawns, promotions,
+    /// identical pieces, colours swapped by a capture).
+    #[test]
+    fn placement_moves_agree_with_the_boards_moves() {
+        let mut rng = SplitMix64(18);
+        let tables = [
+            ("KQvK", None),
+            ("KPvK", None),
+            ("KPvKP", Some(20_000)),
+            ("KQvKR", Some(20_000)),
+            ("KNNvK", Some(20_000)),
+            ("KRPvKR", Some(20_000)),
+            ("KPPvKP", Some(20_000)),
+            ("KBNvKP", Some(20_000)),
+            ("KQRvKQ", Some(20_000)),
+            ("KPPPvK", Some(20_000)),
+            ("KRvKPP", Some(20_000)),
+        ];
+        for (name, samples) in tables {
+            let index = TableIndex::new(name.parse().unwrap());
+            let en_passant = EnPassantPositions::find(&index);
+            let layer = TableLayer {
+                index: &index,
+                en_passant,
+                children: &Hashed,
+                leaving: LeavingTables::new(&index),
+            };
+            let indices: Vec<u64> = match samples {
+                None => (0..index.len()).collect(),
+                Some(n) => (0..n).map(|_| rng.below(index.len())).collect(),
+            };
+            let mut positions = 0;
+            for i in indices {
+                let Some(p) = index.placement(i) else { continue };
+                positions += 1;
+                let board = index.board(&p).expect("a position");
+                assert_eq!(layer.forward_placement(&p), forward_one(&board, &Hashed), "{name}: {board}");
+            }
+            assert!(positions > 1000, "{name}: {positions} positions");
+        }
+    }
 }

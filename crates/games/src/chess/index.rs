@@ -36,6 +36,32 @@ pub struct Placement {
     pub to_move: Color,
 }
 
+impl Placement {
+    /// The same placement with slot `slot` on `square` and `to_move` to move.
+    ///
+    /// Built in a register: writing one byte of a copy that is then read whole stalls the
+    /// processor's store forwarding, and the builder's hot loops do this for every move.
+    #[inline]
+    pub fn with_move(&self, slot: usize, square: u8, to_move: Color) -> Placement {
+        let shift = 8 * slot;
+        let packed = pack(&self.squares) & !(0xff << shift) | u64::from(square) << shift;
+        Placement { squares: unpack(packed), to_move }
+    }
+}
+
+/// Five squares as the low bytes of a word.
+#[inline]
+fn pack(squares: &[u8; 5]) -> u64 {
+    squares.iter().rev().fold(0, |word, &s| word << 8 | u64::from(s))
+}
+
+/// The five squares of a word's low bytes.
+#[inline]
+fn unpack(word: u64) -> [u8; 5] {
+    let b = word.to_le_bytes();
+    [b[0], b[1], b[2], b[3], b[4]]
+}
+
 /// How positions of one table are numbered.
 #[derive(Debug, Clone)]
 pub struct TableIndex {
@@ -251,41 +277,47 @@ impl TableIndex {
     /// The placement at `index` if it is a legal position stored there (canonical, pieces on
     /// distinct squares, identical pieces in order, the side not to move not in check).
     pub fn placement(&self, index: u64) -> Option<Placement> {
-        let to_move = if index >= self.half { Color::Black } else { Color::White };
-        let mut rest = index % self.half;
+        let p = self.decode(index);
         let n = self.slots.len();
-        let mut squares = [0u8; 5];
-        for i in (2..n).rev() {
-            squares[i] = if self.slots[i].piece == Piece::Pawn {
-                let s = rest % PAWN_SQUARES;
-                rest /= PAWN_SQUARES;
-                s as u8 + 8
-            } else {
-                let s = rest % 64;
-                rest /= 64;
-                s as u8
-            };
-        }
-        let (wk, bk) = KingPairs::get(self.pawns).pairs[rest as usize];
-        squares[0] = wk;
-        squares[1] = bk;
         let mut occupied = 0u64;
-        for (i, &s) in squares[..n].iter().enumerate() {
+        for (i, &s) in p.squares[..n].iter().enumerate() {
             if occupied & (1 << s) != 0 {
                 return None;
             }
             occupied |= 1 << s;
-            if i > 2 && self.slots[i] == self.slots[i - 1] && squares[i - 1] > s {
+            if i > 2 && self.slots[i] == self.slots[i - 1] && p.squares[i - 1] > s {
                 return None;
             }
         }
-        let p = Placement { squares, to_move };
         // Only kings both on the a1-h8 diagonal leave a second symmetry that keeps them stored.
         let on_diagonal = |s: u8| s & 7 == s >> 3;
-        if !self.pawns && on_diagonal(wk) && on_diagonal(bk) && self.index(&p) != index {
+        if !self.pawns && on_diagonal(p.squares[0]) && on_diagonal(p.squares[1]) && self.index(&p) != index {
             return None;
         }
-        (!self.in_check(&p, !to_move)).then_some(p)
+        (!self.in_check(&p, !p.to_move)).then_some(p)
+    }
+
+    /// The placement that `index` numbers, position or not: [`TableIndex::placement`] without
+    /// its checks, for indices known to be positions (those the solve has decided).
+    pub fn decode(&self, index: u64) -> Placement {
+        let to_move = if index >= self.half { Color::Black } else { Color::White };
+        let mut rest = index % self.half;
+        let mut packed = 0u64;
+        for i in (2..self.slots.len()).rev() {
+            let square = if self.slots[i].piece == Piece::Pawn {
+                let s = rest % PAWN_SQUARES;
+                rest /= PAWN_SQUARES;
+                s + 8
+            } else {
+                let s = rest % 64;
+                rest /= 64;
+                s
+            };
+            packed |= square << (8 * i);
+        }
+        let (wk, bk) = KingPairs::get(self.pawns).pairs[rest as usize];
+        packed |= u64::from(wk) | u64::from(bk) << 8;
+        Placement { squares: unpack(packed), to_move }
     }
 
     /// Whether `color`'s king is attacked in `p`.
@@ -400,6 +432,7 @@ pub fn sq(s: u8) -> Square {
 }
 
 /// The squares a piece on `from` attacks with the board's pieces on `occupied`.
+#[inline]
 pub fn attacks(piece: Piece, color: Color, from: Square, occupied: BitBoard) -> BitBoard {
     match piece {
         Piece::King => get_king_moves(from),

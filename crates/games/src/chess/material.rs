@@ -52,6 +52,17 @@ impl Material {
         Material { counts }
     }
 
+    /// The material of a list of pieces (kings are not counted), White first.
+    pub fn of_pieces(pieces: impl IntoIterator<Item = (Color, Piece)>) -> Material {
+        let mut counts = [[0; 5]; 2];
+        for (color, piece) in pieces {
+            if let Some(i) = PIECES.iter().position(|&p| p == piece) {
+                counts[usize::from(color == Color::Black)][i] += 1;
+            }
+        }
+        Material { counts }
+    }
+
     /// The same pieces with the sides swapped.
     pub fn swapped(self) -> Material {
         Material { counts: [self.counts[1], self.counts[0]] }

@@ -429,6 +429,11 @@ impl ChildTables for LoadedTables {
         let p = index.placement_of(board).expect("the board holds the table's material");
         entries.get(index.index(&p) as usize)
     }
+
+    fn entry_at(&self, material: Material, index: u64) -> Entry {
+        let (_, entries) = self.get(material).expect("the tables a table leads to are loaded first");
+        entries.get(index as usize)
+    }
 }
 
 /// What a build reports as it goes.

@@ -2,7 +2,7 @@
 //! nor a promotion, leads to a given one. Captures and promotions leave the table, so they have
 //! no un-move here; castling and en passant do not occur in tables.
 
-use cozy_chess::{Color, Piece};
+use cozy_chess::{get_between_rays, get_bishop_rays, get_rook_rays, BitBoard, Color, Piece, Square};
 
 use super::index::{attacks, sq, Placement, TableIndex};
 
@@ -12,29 +12,57 @@ impl TableIndex {
     pub fn unmove_placements(&self, p: &Placement, mut f: impl FnMut(Placement)) {
         let mover = !p.to_move;
         let occupied = self.occupied(p);
+        // Before the move, the side now to move was not to move: its king was not in check.
+        let king = sq(p.squares[if p.to_move == Color::White { 0 } else { 1 }]);
+        let lines = self.check_lines(p, king);
         for (i, slot) in self.slots().iter().enumerate() {
             if slot.color != mover {
                 continue;
             }
             let at = p.squares[i];
-            let origins = if slot.piece == Piece::Pawn {
+            let mut origins = if slot.piece == Piece::Pawn {
                 pawn_origins(at, mover, occupied.0)
             } else {
                 (attacks(slot.piece, mover, sq(at), occupied) & !occupied).0
             };
-            let mut origins = origins;
             while origins != 0 {
                 let from = origins.trailing_zeros() as u8;
                 origins &= origins - 1;
-                let mut q = *p;
-                q.squares[i] = from;
-                q.to_move = mover;
-                // Before the move, the side now to move was not to move: it cannot be in check.
-                if !self.in_check(&q, p.to_move) {
-                    f(q);
+                let before = occupied.0 & !(1 << at) | 1 << from;
+                let others_check = lines.iter().enumerate().any(|(j, line)| j != i && line.checks(before));
+                if others_check || attacks(slot.piece, mover, sq(from), BitBoard(before)).has(king) {
+                    continue;
                 }
+                f(p.with_move(i, from, mover));
             }
         }
+    }
+
+    /// How each slot of the side that just moved in `p` could check the other king, on `king`,
+    /// once the board's occupancy changes.
+    fn check_lines(&self, p: &Placement, king: Square) -> [CheckLine; 5] {
+        let mut lines = [CheckLine::Never; 5];
+        let occupied = self.occupied(p);
+        for (line, (slot, &s)) in lines.iter_mut().zip(self.slots().iter().zip(&p.squares)) {
+            if slot.color == p.to_move {
+                continue;
+            }
+            let rays = match slot.piece {
+                Piece::Rook => get_rook_rays(king),
+                Piece::Bishop => get_bishop_rays(king),
+                Piece::Queen => get_rook_rays(king) | get_bishop_rays(king),
+                piece => {
+                    if attacks(piece, slot.color, sq(s), occupied).has(king) {
+                        *line = CheckLine::Always;
+                    }
+                    continue;
+                }
+            };
+            if rays.has(sq(s)) {
+                *line = CheckLine::Through(get_between_rays(sq(s), king).0);
+            }
+        }
+        lines
     }
 
     /// Calls `f` with the index of every position that reaches `p` by one move staying in the
@@ -58,6 +86,26 @@ impl TableIndex {
                 f(index);
             }
         });
+    }
+}
+
+/// Whether a piece checks a king whatever stands elsewhere, never, or when the squares between
+/// them are empty.
+#[derive(Debug, Clone, Copy)]
+enum CheckLine {
+    Never,
+    Always,
+    Through(u64),
+}
+
+impl CheckLine {
+    /// Whether it checks with the pieces on `occupied`.
+    fn checks(self, occupied: u64) -> bool {
+        match self {
+            CheckLine::Never => false,
+            CheckLine::Always => true,
+            CheckLine::Through(between) => between & occupied == 0,
+        }
     }
 }
 

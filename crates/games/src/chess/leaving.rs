@@ -1,0 +1,111 @@
+//! Where the captures and promotions of a table lead: for each move that leaves a table, the
+//! table it reaches and that table's index of the position, computed from the placement alone.
+//! The builder's forward pass values every capture and promotion of every position this way.
+
+use cozy_chess::Piece;
+
+use super::generate::ChildTables;
+use super::index::{Placement, Slot, TableIndex};
+use super::material::Material;
+use super::moves::{Leaving, PROMOTIONS};
+use super::{Dtm, Entry};
+
+/// The tables one table's captures and promotions lead to, and how its slots map into them.
+pub struct LeavingTables {
+    /// By [`LeavingTables::key`]; `None` for what no move does.
+    maps: Vec<Option<ChildMap>>,
+}
+
+/// How one kind of capture or promotion maps a placement into the table it reaches.
+struct ChildMap {
+    /// The table reached (canonical), `None` for the bare kings.
+    table: Option<(Material, TableIndex)>,
+    /// Whether the colours swap to reach that table's orientation (its ranks mirrored).
+    flip: bool,
+    /// That table's slot of each slot of this table (the taken one: unused).
+    slot_of: [u8; 5],
+}
+
+impl LeavingTables {
+    /// How many keys there are: no capture or one of five slots taken, times no promotion or
+    /// one of four pieces for one of five slots.
+    const KEYS: usize = 6 * 21;
+
+    /// The map of every capture and promotion of the table of `index`.
+    pub fn new(index: &TableIndex) -> Self {
+        let n = index.slots().len();
+        let mut maps: Vec<Option<ChildMap>> = (0..Self::KEYS).map(|_| None).collect();
+        for captured in std::iter::once(None).chain((2..n).map(Some)) {
+            for moved in (0..n).filter(|&i| Some(i) != captured) {
+                let pawn = index.slots()[moved].piece == Piece::Pawn;
+                let promotions =
+                    std::iter::once(None).chain(PROMOTIONS.map(Some)).take(if pawn { 5 } else { 1 });
+                for promoted in promotions.filter(|p| captured.is_some() || p.is_some()) {
+                    maps[Self::key(captured, promoted, moved)] =
+                        Some(ChildMap::new(index, captured, moved, promoted));
+                }
+            }
+        }
+        Self { maps }
+    }
+
+    /// The place of a capture of slot `captured` with a promotion to `promoted` by slot `moved`
+    /// (which matters only when it promotes).
+    fn key(captured: Option<usize>, promoted: Option<Piece>, moved: usize) -> usize {
+        let promotion = match promoted {
+            None => 0,
+            Some(piece) => 1 + moved * 4 + PROMOTIONS.iter().position(|&p| p == piece).expect("a promotion"),
+        };
+        captured.map_or(0, |c| c + 1) * 21 + promotion
+    }
+
+    /// The entry, in `children`, of the position a leaving move reaches.
+    pub fn entry(&self, mv: Leaving, children: &impl ChildTables) -> Entry {
+        let map =
+            self.maps[Self::key(mv.captured, mv.promoted, mv.moved)].as_ref().expect("made for every move");
+        let Some((material, child)) = &map.table else { return Entry::of(Dtm::Draw) };
+        let mut squares = [0u8; 5];
+        for (j, &s) in mv.after.squares.iter().enumerate() {
+            if Some(j) != mv.captured && usize::from(map.slot_of[j]) < squares.len() {
+                squares[usize::from(map.slot_of[j])] = if map.flip { s ^ 56 } else { s };
+            }
+        }
+        let to_move = if map.flip { !mv.after.to_move } else { mv.after.to_move };
+        children.entry_at(*material, child.index(&Placement { squares, to_move }))
+    }
+}
+
+impl ChildMap {
+    /// The map of the moves of slot `moved` of `index`'s table that take slot `captured` and
+    /// promote to `promoted`.
+    fn new(index: &TableIndex, captured: Option<usize>, moved: usize, promoted: Option<Piece>) -> Self {
+        let slots = index.slots();
+        let left: Vec<Slot> = (0..slots.len())
+            .filter(|&j| Some(j) != captured)
+            .map(|j| Slot {
+                piece: if j == moved { promoted.unwrap_or(slots[j].piece) } else { slots[j].piece },
+                ..slots[j]
+            })
+            .collect();
+        let material = Material::of_pieces(left.iter().map(|s| (s.color, s.piece)));
+        let canonical = material.canonical();
+        // As `TableIndex::placement_of` chooses: a material that is its own swap keeps its colours.
+        let flip = canonical != material;
+        let mut slot_of = [u8::MAX; 5];
+        if canonical.pieces() == 2 {
+            return Self { table: None, flip, slot_of };
+        }
+        let child = TableIndex::new(canonical);
+        let mut used = [false; 5];
+        let live = (0..slots.len()).filter(|&j| Some(j) != captured);
+        for (j, slot) in live.zip(&left) {
+            let wanted = Slot { color: if flip { !slot.color } else { slot.color }, piece: slot.piece };
+            let k = (0..child.slots().len())
+                .find(|&k| !used[k] && child.slots()[k] == wanted)
+                .expect("the table reached holds the pieces left");
+            used[k] = true;
+            slot_of[j] = k as u8;
+        }
+        Self { table: Some((canonical, child)), flip, slot_of }
+    }
+}
