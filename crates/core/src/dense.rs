@@ -167,19 +167,7 @@ impl<N: NodeId> LayerSeeds<N> {
     where
         N: 'a,
     {
-        let levels = self.levels();
-        let LayerSeeds { mut finals, mut exits } = self;
-        finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
-        // Stable: each level's chunks stay in index order.
-        exits.sort_by_key(|e| std::cmp::Reverse(e.level));
-        let per_level = len as u64 / levels.len().max(1) as u64;
-        let mut finals = finals.into_iter().peekable();
-        let mut exits = exits.into_iter().peekable();
-        levels.into_iter().flat_map(move |level| {
-            progress(per_level);
-            let at_level: Vec<Seed<N>> =
-                std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
-            let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
+        self.grouped(len, progress).flat_map(|(_, finals, lists)| {
             let exits = lists.into_iter().flat_map(|list| {
                 let ChunkExits { start, level, child, offsets, distances } = list;
                 let distances = distances.into_iter().chain(std::iter::repeat(0));
@@ -190,7 +178,34 @@ impl<N: NodeId> LayerSeeds<N> {
                     remoteness: u32::from(remoteness),
                 })
             });
-            at_level.into_iter().chain(exits)
+            finals.into_iter().chain(exits)
+        })
+    }
+
+    /// The finals and the chunks' exit lists of each level, highest first, each chunk's lists in
+    /// index order.
+    fn grouped<'a>(
+        self,
+        len: usize,
+        progress: &'a (dyn Fn(u64) + Sync),
+    ) -> impl Iterator<Item = (Stake, Vec<Seed<N>>, Vec<ChunkExits>)> + 'a
+    where
+        N: 'a,
+    {
+        let levels = self.levels();
+        let LayerSeeds { mut finals, mut exits } = self;
+        finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
+        // Stable: each level's chunks stay in index order.
+        exits.sort_by_key(|e| std::cmp::Reverse(e.level));
+        let per_level = len as u64 / levels.len().max(1) as u64;
+        let mut finals = finals.into_iter().peekable();
+        let mut exits = exits.into_iter().peekable();
+        levels.into_iter().map(move |level| {
+            progress(per_level);
+            let at_level: Vec<Seed<N>> =
+                std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
+            let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
+            (level, at_level, lists)
         })
     }
 }
@@ -208,22 +223,13 @@ impl<N: NodeId + Send> LayerSeeds<N> {
     where
         N: 'a,
     {
-        let levels = self.levels();
-        let LayerSeeds { mut finals, mut exits } = self;
-        finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
-        exits.sort_by_key(|e| std::cmp::Reverse(e.level));
-        let per_level = len as u64 / levels.len().max(1) as u64;
-        let mut finals = finals.into_iter().peekable();
-        let mut exits = exits.into_iter().peekable();
-        levels.into_iter().map(move |level| {
-            progress(per_level);
+        self.grouped(len, progress).map(|(level, finals, lists)| {
             let mut seeds = LevelSeeds::new(level);
-            for seed in std::iter::from_fn(|| finals.next_if(|s| s.level() == level)) {
+            for seed in finals {
                 if let Seed::Final { node, side, .. } = seed {
                     seeds.finals[side as usize].push(node);
                 }
             }
-            let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();
             let sorted = lists
                 .into_par_iter()
                 .fold(
