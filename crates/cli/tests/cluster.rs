@@ -70,6 +70,30 @@ fn kill_process_1_after(args: impl Fn(&'static str) -> Vec<String>, after: Durat
     main.wait_with_output().unwrap()
 }
 
+/// Runs `base` on `processes` processes of `workers` workers on loopback ports and returns
+/// process 0's output, checking that the others succeed and print nothing.
+fn on_processes(dir: &std::path::Path, base: &[&str], processes: usize, workers: &str) -> String {
+    let hosts = hostfile(dir, processes);
+    let hosts = hosts.to_str().unwrap();
+    let others: Vec<Child> = (1..processes)
+        .map(|i| {
+            let i = i.to_string();
+            let mut args = base.to_vec();
+            args.extend(["--hostfile", hosts, "--process", &i, "--workers", workers]);
+            spawn(&args)
+        })
+        .collect();
+    let mut args = base.to_vec();
+    args.extend(["--hostfile", hosts, "--process", "0", "--workers", workers]);
+    let printed = ok(&args);
+    for other in others {
+        let out = other.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "only process 0 prints");
+    }
+    printed
+}
+
 #[test]
 fn processes_on_loopback_give_the_one_process_answer() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,28 +104,36 @@ fn processes_on_loopback_give_the_one_process_answer() {
         let base = ["graph", graph, "--format", "edges", "--csv", "--model", model];
         let expected = ok(&base);
         for (processes, workers) in [(2, "1"), (3, "2")] {
-            let hosts = hostfile(dir.path(), processes);
-            let hosts = hosts.to_str().unwrap();
-            let others: Vec<Child> = (1..processes)
-                .map(|i| {
-                    let i = i.to_string();
-                    let mut args = base.to_vec();
-                    args.extend(["--hostfile", hosts, "--process", &i, "--workers", workers]);
-                    spawn(&args)
-                })
-                .collect();
-            let mut args = base.to_vec();
-            args.extend(["--hostfile", hosts, "--process", "0", "--workers", workers]);
-            assert_eq!(ok(&args), expected, "{model} on {processes} processes of {workers} workers");
-            for other in others {
-                let out = other.wait_with_output().unwrap();
-                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-                assert!(out.stdout.is_empty(), "only process 0 prints");
-            }
+            let printed = on_processes(dir.path(), &base, processes, workers);
+            assert_eq!(printed, expected, "{model} on {processes} processes of {workers} workers");
         }
         let mut args = base.to_vec();
         args.extend(["--workers", "3"]);
         assert_eq!(ok(&args), expected, "{model} on one process of 3 workers");
+    }
+}
+
+/// `bench graph --hostfile`, where each process generates the graph and keeps only its part:
+/// every model's wins, losses and draws are the one-machine kernel's.
+#[test]
+fn the_graph_bench_over_processes_counts_what_one_machine_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["bench", "graph", "--nodes", "20000", "--edges", "70000", "--seed", "4", "--json"];
+    let counts = |json: &str| -> Vec<(String, u64, u64, u64)> {
+        let report: serde_json::Value = serde_json::from_str(json).unwrap();
+        let solves = report["solve"].as_array().unwrap();
+        let count = |s: &serde_json::Value, key: &str| s[key].as_u64().unwrap();
+        solves
+            .iter()
+            .map(|s| (s["model"].to_string(), count(s, "win"), count(s, "lose"), count(s, "draw")))
+            .collect()
+    };
+    let expected = counts(&ok(&base));
+    assert_eq!(expected.len(), 3, "three models");
+    assert!(expected.iter().all(|(_, w, l, d)| w + l + d == 20_000 && w * l > 0));
+    for (processes, workers) in [(2, "1"), (3, "2")] {
+        let printed = on_processes(dir.path(), &base, processes, workers);
+        assert_eq!(counts(&printed), expected, "{processes} processes of {workers} workers");
     }
 }
 
@@ -291,3 +323,4 @@ fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
     ok(&["build", "oware", "--stones", "14", "--db", fresh.to_str().unwrap()]);
     same_files(&fresh, &db);
 }
+

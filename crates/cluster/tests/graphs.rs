@@ -17,7 +17,9 @@ fn same_labels(
 ) -> Result<(), TestCaseError> {
     let g = Arc::new(random_graph(nodes, edges, seed));
     let expected = solve_graph(&g, model);
-    let solved = graph::solve_graph(Arc::clone(&g), model, &Cluster::local(workers)).unwrap().unwrap();
+    let cluster = Cluster::local(workers);
+    let part = Arc::new(graph::GraphPart::read(&*g, &cluster));
+    let solved = graph::solve_graph(&part, model, &cluster).unwrap().unwrap();
     for u in 0..g.nodes() as u32 {
         prop_assert_eq!(
             solved.label(u),

@@ -212,6 +212,38 @@ impl GameGraph {
     }
 }
 
+/// A game graph read move by move, as often as needed, without being held whole: what a process
+/// of a cluster reads to keep only its own workers' part of a graph larger than one machine.
+///
+/// Every call yields the same nodes, moves and stakes in the same order.
+pub trait GraphStream: Sync {
+    /// Number of positions (`0..nodes()`).
+    fn nodes(&self) -> usize;
+
+    /// Calls `f` with every move `(from, to)`.
+    fn for_each_move(&self, f: &mut dyn FnMut(u32, u32));
+
+    /// Calls `f` with every position and its stake (which only counts for a position without
+    /// moves, a final).
+    fn for_each_stake(&self, f: &mut dyn FnMut(u32, Stake));
+}
+
+impl GraphStream for GameGraph {
+    fn nodes(&self) -> usize {
+        GameGraph::nodes(self)
+    }
+
+    fn for_each_move(&self, f: &mut dyn FnMut(u32, u32)) {
+        for u in 0..self.nodes() as u32 {
+            self.successors(u).iter().for_each(|&v| f(u, v));
+        }
+    }
+
+    fn for_each_stake(&self, f: &mut dyn FnMut(u32, Stake)) {
+        self.stakes.iter().enumerate().for_each(|(u, &p)| f(u as u32, p));
+    }
+}
+
 impl Predecessors for GameGraph {
     type Node = u32;
     type Scratch = ();

@@ -5,11 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use gamegraph::engine::Limits;
-use gamegraph::random_graph::random_graph;
+use gamegraph::graph::GraphStream;
+use gamegraph::random_graph::RandomGraph;
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::{Model, Notation, Outcome};
+use gamegraph_cluster::graph::GraphPart;
 use gamegraph_games::{records, Connect4};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -76,7 +78,8 @@ pub struct BenchChessArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct BenchGraphArgs {
-    /// Solve on timely dataflow workers (every process generates the same graph from --seed).
+    /// Solve on timely dataflow workers (every process generates the graph from --seed and keeps
+    /// only its workers' part).
     #[command(flatten)]
     pub cluster: crate::args::ClusterArgs,
     /// Number of positions.
@@ -181,37 +184,73 @@ pub(crate) fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// What `bench graph` holds of its graph.
+enum HeldGraph {
+    /// One machine: the whole graph, both directions.
+    Whole(gamegraph::GameGraph),
+    /// A process of a cluster: its workers' part, and the cluster it was read for.
+    Part(std::sync::Arc<GraphPart>, gamegraph_cluster::Cluster),
+}
+
+impl HeldGraph {
+    fn heap_bytes(&self) -> usize {
+        match self {
+            HeldGraph::Whole(graph) => graph.heap_bytes(),
+            HeldGraph::Part(part, _) => part.heap_bytes(),
+        }
+    }
+}
+
+/// About how many bytes this process needs for a random graph of `nodes` and `edges`: on one
+/// machine both directions (8 bytes a move) and 40 bytes a node with its solution; in a cluster
+/// its share of the predecessors (4 bytes a move, 16 a node), plus the gathered solution on
+/// process 0.
+fn graph_memory(nodes: u64, edges: u64, cluster: Option<&gamegraph_cluster::Cluster>) -> u64 {
+    let Some(c) = cluster else {
+        return edges.saturating_mul(8).saturating_add(nodes.saturating_mul(40));
+    };
+    let processes = c.hosts.len().max(1) as u64;
+    let share = edges.saturating_mul(4).saturating_add(nodes.saturating_mul(16)) / processes;
+    share.saturating_add(if c.process == 0 { nodes.saturating_mul(40) } else { 0 })
+}
+
 pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     if args.nodes >= u32::MAX as usize {
         bail!("--nodes must be below 2^32 - 1 (node ids are 32-bit)");
     }
-    // Both directions of the graph (8 bytes a move) and about 40 bytes a node with a solution.
-    let needed = (args.edges as u64).saturating_mul(8).saturating_add((args.nodes as u64).saturating_mul(40));
+    let cluster = args.cluster.cluster()?;
+    let stream = RandomGraph::new(args.nodes, args.edges, args.seed);
+    let needed = graph_memory(args.nodes as u64, args.edges as u64, cluster.as_ref());
     if let Some(total) = crate::terminal::memory_bytes().filter(|&t| needed > t / 4 * 3) {
         bail!(
-            "a graph of {} nodes and {} edges needs about {} MiB, more than this machine's {} MiB allow",
+            "a graph of {} nodes and {} edges needs about {} MiB in this process, more than this machine's {} MiB allow",
             args.nodes,
             args.edges,
             needed >> 20,
             total >> 20
         );
     }
-    let (graph, build) = phase("building the graph", || random_graph(args.nodes, args.edges, args.seed));
-    let edges = graph.edges().max(1) as f64;
+    // One machine holds the whole graph; a process of a cluster only its workers' part.
+    let (held, build) = match &cluster {
+        None => phase("building the graph", || HeldGraph::Whole(stream.build())),
+        Some(c) => phase("reading this process's part of the graph", || {
+            HeldGraph::Part(std::sync::Arc::new(GraphPart::read(&stream, c)), c.clone())
+        }),
+    };
+    let (nodes, edges) = (stream.nodes(), stream.edges());
+    let per_edge = edges.max(1) as f64;
     let mut models = Vec::new();
-    let cluster = args.cluster.cluster()?;
-    let graph = std::sync::Arc::new(graph);
     for model in Model::ALL {
         let solve = || -> Result<Option<gamegraph::Solution>> {
-            Ok(match &cluster {
-                None => Some(solve_graph(&graph, model)),
-                Some(c) => gamegraph_cluster::graph::solve_graph(std::sync::Arc::clone(&graph), model, c)?,
+            Ok(match &held {
+                HeldGraph::Whole(graph) => Some(solve_graph(graph, model)),
+                HeldGraph::Part(part, c) => gamegraph_cluster::graph::solve_graph(part, model, c)?,
             })
         };
         let (solution, time) = phase(&format!("solving ({model})"), solve);
         // The other processes of a cluster leave the report to process 0.
         let Some(solution) = solution? else { continue };
-        let count = |o: Outcome| (0..graph.nodes() as u32).filter(|&u| solution.outcome(u) == o).count();
+        let count = |o: Outcome| (0..nodes as u32).filter(|&u| solution.outcome(u) == o).count();
         models.push((model, time, count(Outcome::Win), count(Outcome::Lose), count(Outcome::Draw)));
     }
     if cluster.as_ref().is_some_and(|c| c.process != 0) {
@@ -225,34 +264,38 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
                 json!({
                     "model": m.name(),
                     "seconds": t.as_secs_f64(),
-                    "ns_per_edge": t.as_secs_f64() * 1e9 / edges,
+                    "ns_per_edge": t.as_secs_f64() * 1e9 / per_edge,
                     "win": w, "lose": l, "draw": d,
                 })
             })
             .collect();
         return print_json(&json!({
-            "nodes": graph.nodes(),
-            "edges": graph.edges(),
+            "nodes": nodes,
+            "edges": edges,
             "seed": args.seed,
             "build_seconds": build.as_secs_f64(),
-            "graph_bytes": graph.heap_bytes(),
+            "graph_bytes": held.heap_bytes(),
             "solve": solves,
             "peak_memory_bytes": peak,
         }));
     }
-    say!("random graph: {} nodes, {} edges, seed {}", graph.nodes(), graph.edges(), args.seed);
+    say!("random graph: {nodes} nodes, {edges} edges, seed {}", args.seed);
+    let built = match held {
+        HeldGraph::Whole(_) => "build (generate + forward and reverse CSR)",
+        HeldGraph::Part(..) => "read this process's part (generate twice + its predecessors)",
+    };
     say!(
-        "build (generate + forward and reverse CSR): {:.3} s, {:.1} ns/edge, {:.0} MiB",
+        "{built}: {:.3} s, {:.1} ns/edge, {:.0} MiB",
         build.as_secs_f64(),
-        build.as_secs_f64() * 1e9 / edges,
-        graph.heap_bytes() as f64 / 1048576.0
+        build.as_secs_f64() * 1e9 / per_edge,
+        held.heap_bytes() as f64 / 1048576.0
     );
     for (model, time, w, l, d) in &models {
         say!(
             "solve {:<8} {:.3} s, {:.1} ns/edge   win {w}, lose {l}, draw {d}",
             model.name(),
             time.as_secs_f64(),
-            time.as_secs_f64() * 1e9 / edges,
+            time.as_secs_f64() * 1e9 / per_edge,
         );
     }
     if let Some(bytes) = peak {

@@ -8,6 +8,8 @@ use gamegraph::report::GraphReport;
 use gamegraph::solution::solve_graph;
 use gamegraph::{Model, Outcome, Solution};
 
+use gamegraph_cluster::graph::GraphPart;
+
 use crate::args::{ClusterArgs, JsonFlag};
 use crate::terminal::{print_json, read_text};
 
@@ -47,14 +49,22 @@ pub fn run(args: &GraphArgs) -> Result<()> {
         FormatArg::Edges => parse_edges(&text),
     }
     .with_context(|| format!("{}", args.file.display()))?;
+    drop(text);
     let model = args.model;
     let solution = match args.cluster.cluster()? {
         None => solve_graph(&parsed.graph, model),
         Some(cluster) => {
-            let graph = std::sync::Arc::new(parsed.graph.clone());
-            match gamegraph_cluster::graph::solve_graph(graph, model, &cluster)? {
-                Some(solution) => solution,
+            // Every process reads the file (bounded by the text limit) and keeps its workers'
+            // part; only process 0, which prints, keeps the whole graph while solving.
+            let part = std::sync::Arc::new(GraphPart::read(&parsed.graph, &cluster));
+            if cluster.process != 0 {
                 // The other processes leave the printing to process 0.
+                drop(parsed);
+                gamegraph_cluster::graph::solve_graph(&part, model, &cluster)?;
+                return Ok(());
+            }
+            match gamegraph_cluster::graph::solve_graph(&part, model, &cluster)? {
+                Some(solution) => solution,
                 None => return Ok(()),
             }
         }
