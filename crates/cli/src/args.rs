@@ -35,6 +35,11 @@ pub struct ClusterArgs {
     /// Seconds to wait for every process of --hostfile to connect.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, requires = "hostfile")]
     pub connect_timeout: f64,
+    /// Seconds another process of --hostfile may stay silent (frozen, or cut off from this one)
+    /// before every process stops the run with an error. The heartbeats are UDP datagrams to
+    /// each line's port; 0 turns them off (for networks that drop UDP).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, requires = "hostfile")]
+    pub hang_timeout: f64,
 }
 
 impl ClusterArgs {
@@ -43,11 +48,17 @@ impl ClusterArgs {
         let workers = self.workers.unwrap_or(1);
         Ok(match (&self.hostfile, self.process) {
             (Some(file), Some(process)) => {
-                if !(self.connect_timeout > 0.0 && self.connect_timeout <= 86_400.0) {
-                    anyhow::bail!("--connect-timeout must be between 0 and 86400 seconds");
-                }
+                let seconds = |value: f64, name: &str, zero: bool| {
+                    if (value > 0.0 || zero && value == 0.0) && value <= 86_400.0 {
+                        Ok(Duration::from_secs_f64(value))
+                    } else {
+                        let low = if zero { "from 0" } else { "above 0" };
+                        Err(anyhow::anyhow!("--{name} must be {low} and at most 86400 seconds"))
+                    }
+                };
                 let mut cluster = gamegraph_cluster::Cluster::from_hostfile(file, process, workers)?;
-                cluster.connect_timeout = std::time::Duration::from_secs_f64(self.connect_timeout);
+                cluster.connect_timeout = seconds(self.connect_timeout, "connect-timeout", false)?;
+                cluster.hang_timeout = seconds(self.hang_timeout, "hang-timeout", true)?;
                 Some(cluster)
             }
             _ if self.workers.is_some() => Some(gamegraph_cluster::Cluster::new(Vec::new(), 0, workers)?),

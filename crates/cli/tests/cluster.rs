@@ -324,3 +324,53 @@ fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
     same_files(&fresh, &db);
 }
 
+/// Freezes `child` (SIGSTOP): it stays alive, its connections stay open and its machine's kernel
+/// still answers for it, but it does nothing, as a process stuck in a debugger or swapped out.
+fn freeze(child: &Child) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) takes two integers and touches no memory of ours. The pid is a child that
+    // has not been waited for, so it cannot have been reused by another process.
+    let sent = unsafe { libc::kill(pid, libc::SIGSTOP) };
+    assert_eq!(sent, 0, "SIGSTOP to process {pid}");
+}
+
+#[test]
+fn a_frozen_process_makes_the_others_fail_within_the_hang_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let (hosts, db) = (hosts.to_str().unwrap(), dir.path().join("db"));
+    let args = |process: &'static str| -> Vec<String> {
+        let db = db.to_str().unwrap();
+        ["build", "oware", "--stones", "16", "--db", db, "--hostfile", hosts, "--process", process]
+            .into_iter()
+            .chain(["--connect-timeout", "8", "--hang-timeout", "3"])
+            .map(str::to_string)
+            .collect()
+    };
+    let mut other = spawn_silent(&args("1"));
+    let mut main = spawn(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
+    std::thread::sleep(Duration::from_millis(2500));
+    freeze(&other);
+    let frozen = Instant::now();
+    // Process 0 is killed if it has not stopped after a minute (its error output is a few lines:
+    // it cannot fill the pipe and block).
+    let stopped = loop {
+        if main.try_wait().unwrap().is_some() {
+            break frozen.elapsed();
+        }
+        if frozen.elapsed() > Duration::from_secs(60) {
+            main.kill().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = main.wait_with_output().unwrap();
+    other.kill().unwrap();
+    other.wait().unwrap();
+    // Frozen inside a stone count's run: the heartbeat stops it after 3 s; between two runs:
+    // the next run's connection times out after 8 s. Never a hang.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "process 0 cannot finish without process 1");
+    assert!(stopped < Duration::from_secs(40), "stopped after {stopped:?}: {stderr}");
+    assert!(stderr.contains("sent no heartbeat for 3 s") || stderr.contains("did not connect"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -8,6 +8,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+
+use crate::heartbeat::Heartbeat;
 use timely::communication::allocator::ProcessBuilder;
 use timely::communication::{AllocatorBuilder, Hooks};
 
@@ -20,6 +22,10 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 /// process's run with an error instead of hanging it, within this time while no data is in flight
 /// (with data in flight, within the system's retransmission limit, about 15 minutes on Linux).
 pub const DEAD_PEER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a process may send no heartbeat before the others end the run, by default: see
+/// [`crate::heartbeat`].
+pub const HANG_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The most processes and workers per process a cluster may have.
 pub const MAX_PROCESSES: usize = 1024;
@@ -37,6 +43,9 @@ pub struct Cluster {
     pub workers: usize,
     /// How long to wait for the other processes to connect ([`CONNECT_TIMEOUT`] by default).
     pub connect_timeout: Duration,
+    /// How long another process may stay silent (no heartbeat) before this one ends the run
+    /// ([`HANG_TIMEOUT`] by default; zero: no heartbeats).
+    pub hang_timeout: Duration,
 }
 
 /// Why a distributed computation could not run.
@@ -76,7 +85,13 @@ pub enum ClusterError {
 impl Cluster {
     /// One process with `workers` worker threads.
     pub fn local(workers: usize) -> Self {
-        Self { hosts: Vec::new(), process: 0, workers: workers.max(1), connect_timeout: CONNECT_TIMEOUT }
+        Self {
+            hosts: Vec::new(),
+            process: 0,
+            workers: workers.max(1),
+            connect_timeout: CONNECT_TIMEOUT,
+            hang_timeout: HANG_TIMEOUT,
+        }
     }
 
     /// The processes of a host file (one `host:port` a line; blank lines and `#` comments are
@@ -106,7 +121,7 @@ impl Cluster {
         if workers == 0 || workers > MAX_WORKERS {
             return Err(ClusterError::Settings(format!("{workers} workers: 1 to {MAX_WORKERS} a process")));
         }
-        Ok(Self { hosts, process, workers, connect_timeout: CONNECT_TIMEOUT })
+        Ok(Self { hosts, process, workers, connect_timeout: CONNECT_TIMEOUT, hang_timeout: HANG_TIMEOUT })
     }
 
     /// Workers over all processes.
@@ -123,12 +138,22 @@ impl Cluster {
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
+        let mut heartbeat = None;
         let (builders, guard): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
             if self.hosts.is_empty() {
                 let builders = ProcessBuilder::new_typed_vector(self.workers, Hooks::default().refill, None);
                 (builders.into_iter().map(AllocatorBuilder::Process).collect(), Box::new(()))
             } else {
                 let sockets = connect(self)?;
+                let connections = sockets
+                    .iter()
+                    .flatten()
+                    .map(TcpStream::try_clone)
+                    .collect::<std::io::Result<Vec<TcpStream>>>()
+                    .map_err(|e| ClusterError::Connect(e.to_string()))?;
+                if !self.hang_timeout.is_zero() {
+                    heartbeat = Some(Heartbeat::start(self, connections)?);
+                }
                 let hooks = Hooks::default();
                 let local = ProcessBuilder::new_typed_vector(self.workers, hooks.refill.clone(), None);
                 let (builders, guard) =
@@ -147,7 +172,11 @@ impl Cluster {
                 guards.join().into_iter().collect::<Result<Vec<T>, String>>()
             })
             .map_err(|e| ClusterError::Worker(e.to_string()))?;
-        match driver.join() {
+        let outcome = driver.join();
+        if let Some(why) = heartbeat.as_ref().and_then(Heartbeat::silent_peer) {
+            return Err(ClusterError::Worker(why));
+        }
+        match outcome {
             Ok(Ok(results)) => Ok(results),
             Ok(Err(e)) => Err(ClusterError::Worker(format!("{e} (a process stopped or a connection broke)"))),
             Err(_) => Err(ClusterError::Worker("a process stopped or a connection to it broke".into())),

@@ -11,6 +11,7 @@
 //!
 //! - [`cluster`]: where a computation runs (one process with several workers, or a host file).
 //! - [`kernel`]: one worker's share of a layer and the distributed propagation.
+//! - [`heartbeat`]: a process frozen while its machine runs on ends the run on every process.
 //! - [`graph`]: explicit game graphs solved over a cluster.
 //! - [`dense`]: a layer of a dense index (an Oware stone count) solved over a cluster, each worker
 //!   ending with the values of its range.
@@ -18,6 +19,7 @@
 pub mod cluster;
 pub mod dense;
 pub mod graph;
+pub mod heartbeat;
 pub mod kernel;
 
 pub use cluster::{Cluster, ClusterError};
