@@ -12,8 +12,8 @@
 use std::sync::OnceLock;
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board,
-    BoardBuilder, Color, Piece, Square,
+    get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    get_rook_rays, BitBoard, Board, BoardBuilder, Color, Piece, Square,
 };
 
 use super::material::{Material, PIECES};
@@ -441,6 +441,19 @@ pub fn attacks(piece: Piece, color: Color, from: Square, occupied: BitBoard) -> 
         Piece::Rook => get_rook_moves(from, occupied),
         Piece::Queen => get_bishop_moves(from, occupied) | get_rook_moves(from, occupied),
         Piece::Pawn => get_pawn_attacks(from, color),
+    }
+}
+
+/// The squares from which a slider (rook, bishop or queen) would reach `target` on an empty
+/// board: where it can check a king or pin a piece to it. `None` for the other pieces, which
+/// attack the same squares whatever stands between.
+#[inline]
+pub fn slider_rays(piece: Piece, target: Square) -> Option<BitBoard> {
+    match piece {
+        Piece::Rook => Some(get_rook_rays(target)),
+        Piece::Bishop => Some(get_bishop_rays(target)),
+        Piece::Queen => Some(get_rook_rays(target) | get_bishop_rays(target)),
+        Piece::King | Piece::Knight | Piece::Pawn => None,
     }
 }
 

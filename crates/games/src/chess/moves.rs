@@ -4,12 +4,9 @@
 //! en passant rights, so the moves are the pieces' own; a test checks them against cozy-chess's
 //! legal moves on eleven tables (pawns, promotions, identical pieces).
 
-use cozy_chess::{
-    get_between_rays, get_bishop_rays, get_king_moves, get_line_rays, get_pawn_attacks, get_rook_rays,
-    BitBoard, Color, Piece,
-};
+use cozy_chess::{get_between_rays, get_king_moves, get_line_rays, get_pawn_attacks, BitBoard, Color, Piece};
 
-use super::index::{attacks, sq, Placement, TableIndex};
+use super::index::{attacks, slider_rays, sq, Placement, TableIndex};
 
 /// The pieces a pawn may become.
 pub const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
@@ -111,12 +108,7 @@ impl TableIndex {
                 threats.evasions = get_between_rays(sq(king), sq(s)).0 | 1 << s;
                 continue;
             }
-            let rays = match slot.piece {
-                Piece::Rook => get_rook_rays(sq(king)),
-                Piece::Bishop => get_bishop_rays(sq(king)),
-                Piece::Queen => get_rook_rays(sq(king)) | get_bishop_rays(sq(king)),
-                _ => continue,
-            };
+            let Some(rays) = slider_rays(slot.piece, sq(king)) else { continue };
             if rays.has(sq(s)) {
                 let between = get_between_rays(sq(king), sq(s)).0 & occupied;
                 if between.count_ones() == 1 {

@@ -2,9 +2,9 @@
 //! nor a promotion, leads to a given one. Captures and promotions leave the table, so they have
 //! no un-move here; castling and en passant do not occur in tables.
 
-use cozy_chess::{get_between_rays, get_bishop_rays, get_rook_rays, BitBoard, Color, Piece, Square};
+use cozy_chess::{get_between_rays, BitBoard, Color, Piece, Square};
 
-use super::index::{attacks, sq, Placement, TableIndex};
+use super::index::{attacks, slider_rays, sq, Placement, TableIndex};
 
 impl TableIndex {
     /// Calls `f` with the placement of every position that reaches `p` by one move staying in
@@ -47,16 +47,11 @@ impl TableIndex {
             if slot.color == p.to_move {
                 continue;
             }
-            let rays = match slot.piece {
-                Piece::Rook => get_rook_rays(king),
-                Piece::Bishop => get_bishop_rays(king),
-                Piece::Queen => get_rook_rays(king) | get_bishop_rays(king),
-                piece => {
-                    if attacks(piece, slot.color, sq(s), occupied).has(king) {
-                        *line = CheckLine::Always;
-                    }
-                    continue;
+            let Some(rays) = slider_rays(slot.piece, king) else {
+                if attacks(slot.piece, slot.color, sq(s), occupied).has(king) {
+                    *line = CheckLine::Always;
                 }
+                continue;
             };
             if rays.has(sq(s)) {
                 *line = CheckLine::Through(get_between_rays(sq(s), king).0);
