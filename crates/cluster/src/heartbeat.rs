@@ -11,7 +11,7 @@
 //! timely's threads then fail as they do for a dead peer, and the run's error names the silent
 //! process.
 
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs, UdpSocket};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -31,6 +31,9 @@ pub(crate) struct Heartbeat {
     stop: Arc<AtomicBool>,
     silent: Arc<Mutex<Option<String>>>,
     thread: Option<JoinHandle<()>>,
+    /// The thread's socket and its address, to wake the thread when it must stop instead of
+    /// waiting for its read to time out (which would add up to a beat's interval to every run).
+    waker: Option<(UdpSocket, SocketAddr)>,
 }
 
 impl Heartbeat {
@@ -48,6 +51,12 @@ impl Heartbeat {
             let address = host.to_socket_addrs().ok().and_then(|mut a| a.next());
             peers.push((index, address.ok_or_else(|| fail(format!("cannot resolve {host}")))?));
         }
+        let waker = socket.try_clone().ok().zip(socket.local_addr().ok()).map(|(waker, mut at)| {
+            if at.ip().is_unspecified() {
+                at.set_ip(if at.is_ipv4() { Ipv4Addr::LOCALHOST.into() } else { Ipv6Addr::LOCALHOST.into() });
+            }
+            (waker, at)
+        });
         let stop = Arc::new(AtomicBool::new(false));
         let silent = Arc::new(Mutex::new(None));
         let beat = Beat {
@@ -64,7 +73,7 @@ impl Heartbeat {
             .name("gamegraph:heartbeat".into())
             .spawn(move || beat.run())
             .map_err(|e| fail(e.to_string()))?;
-        Ok(Self { stop, silent, thread: Some(thread) })
+        Ok(Self { stop, silent, thread: Some(thread), waker })
     }
 
     /// Why the run was ended, if a peer fell silent.
@@ -76,6 +85,9 @@ impl Heartbeat {
 impl Drop for Heartbeat {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        if let Some((socket, at)) = &self.waker {
+            let _ = socket.send_to(&[], at);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
