@@ -7,6 +7,7 @@
 use rayon::prelude::*;
 
 use crate::game::Stake;
+use crate::huge_pages;
 use crate::retrograde::{Predecessors, Prefetch};
 
 /// Adjacency lists packed into two arrays: the neighbours of node `u` are
@@ -56,7 +57,8 @@ impl Csr {
         let nodes = self.nodes();
         let parts = rayon::current_num_threads().max(1);
         let bounds: Vec<usize> = (0..=parts).map(|p| nodes * p / parts).collect();
-        let mut offsets = vec![0u64; nodes + 1];
+        // The reverse graph is what retrograde analysis walks at random: huge pages if large.
+        let mut offsets = huge_pages::filled(nodes + 1, 0u64);
         split_at_bounds(&mut offsets[1..], &bounds).into_par_iter().enumerate().for_each(|(p, counts)| {
             let lo = bounds[p] as u32;
             for &v in &self.targets {
@@ -67,7 +69,7 @@ impl Csr {
         });
         prefix_sum(&mut offsets);
         let edge_bounds: Vec<usize> = bounds.iter().map(|&b| offsets[b] as usize).collect();
-        let mut targets = vec![0u32; self.targets.len()];
+        let mut targets = huge_pages::filled(self.targets.len(), 0u32);
         split_at_bounds(&mut targets, &edge_bounds).into_par_iter().enumerate().for_each(|(p, out)| {
             let (lo, hi) = (bounds[p], bounds[p + 1]);
             let base = offsets[lo];

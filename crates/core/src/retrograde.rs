@@ -389,13 +389,11 @@ impl<N: NodeId> DenseStore<N> {
     /// # Panics
     /// If a count exceeds [`MAX_COUNT`].
     pub fn new(moves: Vec<u32>) -> Self {
-        let words = moves
-            .into_iter()
-            .map(|m| {
-                assert!(m <= MAX_COUNT, "a position has more than {MAX_COUNT} moves");
-                AtomicU64::new(u64::from(m))
-            })
-            .collect();
+        let mut words = crate::huge_pages::with_capacity(moves.len());
+        words.extend(moves.into_iter().map(|m| {
+            assert!(m <= MAX_COUNT, "a position has more than {MAX_COUNT} moves");
+            AtomicU64::new(u64::from(m))
+        }));
         Self { words, node: std::marker::PhantomData }
     }
 
