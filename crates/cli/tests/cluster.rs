@@ -374,3 +374,36 @@ fn a_frozen_process_makes_the_others_fail_within_the_hang_timeout() {
     assert!(stderr.contains("sent no heartbeat for 3 s") || stderr.contains("did not connect"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `bench oware --hostfile`: every process reports its time, messages and memory, process 0 the
+/// positions, as many as one process builds; a shared directory is required and must be new.
+#[test]
+fn the_oware_bench_over_processes_reports_every_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |text: &str| -> serde_json::Value { serde_json::from_str(text).unwrap() };
+    let alone = json(&ok(&["bench", "oware", "--stones", "9", "--json"]));
+    let db = dir.path().join("db");
+    let hosts = hostfile(dir.path(), 2);
+    let (db, hosts) = (db.to_str().unwrap(), hosts.to_str().unwrap());
+    let base = ["bench", "oware", "--stones", "9", "--db", db, "--json", "--hostfile", hosts];
+    let mut args = base.to_vec();
+    args.extend(["--process", "1"]);
+    let other = spawn(&args);
+    let mut args = base.to_vec();
+    args.extend(["--process", "0"]);
+    let first = json(&ok(&args));
+    let out = other.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let second = json(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(first["positions"], alone["positions"]);
+    assert!(second["positions"].is_null(), "only process 0 counts the positions");
+    for (report, process) in [(&first, 0), (&second, 1)] {
+        assert_eq!(report["process"], process);
+        assert_eq!(report["processes"], 2);
+        assert!(report["bytes_sent"].as_u64().unwrap() > 0, "{report}");
+    }
+    let again = fails(&base[..7], "");
+    assert!(again.contains("already holds a database"), "{again}");
+    let shared = fails(&["bench", "oware", "--hostfile", hosts, "--process", "0"], "");
+    assert!(shared.contains("needs --db DIR"), "{shared}");
+}

@@ -146,6 +146,14 @@ pub struct BenchOwareArgs {
     /// Rule variant: vu or abapa.
     #[arg(long, default_value = "vu")]
     pub rules: String,
+    /// Build in this directory, which must not hold a database yet (default: a temporary one;
+    /// with --hostfile, required: a directory every process shares).
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<PathBuf>,
+    /// Build on timely dataflow workers: every process reports its time, the kernel messages it
+    /// sent and its peak memory.
+    #[command(flatten)]
+    pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
     pub output: JsonFlag,
 }

@@ -265,10 +265,29 @@ pub fn bench(args: &BenchOwareArgs) -> Result<()> {
     if args.stones > MAX_STONES {
         bail!("--stones {}: the databases go up to {MAX_STONES}", args.stones);
     }
-    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let cluster = args.cluster.cluster()?;
+    let temporary;
+    let dir = match (&args.db, &cluster) {
+        (Some(dir), _) => {
+            if dir.join("manifest.json").exists() {
+                bail!("{} already holds a database: bench oware builds from scratch", dir.display());
+            }
+            dir.as_path()
+        }
+        (None, Some(c)) if !c.hosts.is_empty() => {
+            bail!("bench oware --hostfile needs --db DIR, a directory every process shares")
+        }
+        (None, _) => {
+            temporary = tempfile::tempdir().context("cannot create a temporary directory")?;
+            temporary.path()
+        }
+    };
+    if let Some(cluster) = cluster {
+        return bench_on_cluster(dir, rules, args, &cluster);
+    }
     let bars = Bars::default();
     let started = Instant::now();
-    build_database(dir.path(), rules, args.stones, &bars)?;
+    build_database(dir, rules, args.stones, &bars)?;
     let seconds = started.elapsed().as_secs_f64();
     let built = bars.built.into_inner().expect("not poisoned");
     let positions: u64 = built.iter().map(|b| b.1).sum();
@@ -299,6 +318,53 @@ pub fn bench(args: &BenchOwareArgs) -> Result<()> {
     );
     if let Some(bytes) = peak {
         say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+    }
+    Ok(())
+}
+
+/// `bench oware` on the workers of `cluster`: every process prints its wall time, the kernel
+/// messages it sent to other workers and its peak memory; process 0 also the positions solved.
+fn bench_on_cluster(
+    dir: &std::path::Path,
+    rules: Rules,
+    args: &BenchOwareArgs,
+    cluster: &gamegraph_cluster::Cluster,
+) -> Result<()> {
+    let started = Instant::now();
+    let report = build_on_cluster(dir, rules, args.stones, cluster)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let sent = gamegraph_cluster::kernel::messages_sent_elsewhere() * 8;
+    let peak = crate::commands::bench::peak_memory();
+    // Only process 0 has the report, once every stone count is in the directory.
+    let positions: Option<u64> = match report {
+        Some(_) => Some(open("oware", "bench", dir)?.stats().iter().map(|s| s.positions).sum()),
+        None => None,
+    };
+    if args.output.json {
+        return print_json(&json!({
+            "rules": rules.name(),
+            "stones": args.stones,
+            "process": cluster.process,
+            "processes": cluster.hosts.len().max(1),
+            "workers": cluster.workers,
+            "seconds": seconds,
+            "positions": positions,
+            "bytes_sent": sent,
+            "peak_memory_bytes": peak,
+        }));
+    }
+    let of = |bytes: u64| bytes as f64 / 1048576.0;
+    say!(
+        "process {} of {} ({} workers): 0 to {} stones in {seconds:.1} s, {:.1} MiB of kernel messages sent to other workers, peak memory {}",
+        cluster.process,
+        cluster.hosts.len().max(1),
+        cluster.workers,
+        args.stones,
+        of(sent),
+        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", of(b)))
+    );
+    if let Some(positions) = positions {
+        say!("{positions} positions, {:.2} M positions/s", positions as f64 / seconds / 1e6);
     }
     Ok(())
 }
