@@ -145,13 +145,13 @@ impl Cluster {
                 (builders.into_iter().map(AllocatorBuilder::Process).collect(), Box::new(()))
             } else {
                 let sockets = connect(self)?;
-                let connections = sockets
-                    .iter()
-                    .flatten()
-                    .map(TcpStream::try_clone)
-                    .collect::<std::io::Result<Vec<TcpStream>>>()
-                    .map_err(|e| ClusterError::Connect(e.to_string()))?;
                 if !self.hang_timeout.is_zero() {
+                    let connections = sockets
+                        .iter()
+                        .flatten()
+                        .map(TcpStream::try_clone)
+                        .collect::<std::io::Result<Vec<TcpStream>>>()
+                        .map_err(|e| ClusterError::Connect(e.to_string()))?;
                     heartbeat = Some(Heartbeat::start(self, connections)?);
                 }
                 let hooks = Hooks::default();

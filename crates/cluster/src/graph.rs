@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use gamegraph::graph::{Csr, GraphStream};
+use gamegraph::graph::{Csr, CsrFiller, GraphStream};
 use gamegraph::retrograde::{DenseStore, Seed};
 use gamegraph::solution::Model;
 use gamegraph::{Solution, Stake};
@@ -53,22 +53,19 @@ impl GraphPart {
         };
         let owned = |w: usize| nodes.saturating_sub(first + w).div_ceil(peers);
         let mut degrees: Vec<Vec<u32>> = (0..cluster.workers).map(|w| vec![0; owned(w)]).collect();
-        let mut offsets: Vec<Vec<u64>> = (0..cluster.workers).map(|w| vec![0; owned(w) + 1]).collect();
+        let mut counts: Vec<Vec<u64>> = (0..cluster.workers).map(|w| vec![0; owned(w) + 1]).collect();
         graph.for_each_move(&mut |u, v| {
             if let Some((w, local)) = mine(u) {
                 degrees[w][local] += 1;
             }
             if let Some((w, local)) = mine(v) {
-                offsets[w][local + 1] += 1;
+                counts[w][local + 1] += 1;
             }
         });
-        let mut fill: Vec<Vec<u64>> = offsets.iter_mut().map(|o| prefix_sum(o)).collect();
-        let mut targets: Vec<Vec<u32>> =
-            offsets.iter().map(|o| vec![0; o.last().copied().unwrap_or(0) as usize]).collect();
+        let mut predecessors: Vec<CsrFiller> = counts.into_iter().map(CsrFiller::from_counts).collect();
         graph.for_each_move(&mut |u, v| {
             if let Some((w, local)) = mine(v) {
-                targets[w][fill[w][local] as usize] = u;
-                fill[w][local] += 1;
+                predecessors[w].push(local, u);
             }
         });
         let mut finals: Vec<Vec<(Node, Stake)>> = vec![Vec::new(); cluster.workers];
@@ -79,11 +76,11 @@ impl GraphPart {
         });
         let workers = degrees
             .into_iter()
-            .zip(offsets.into_iter().zip(targets))
+            .zip(predecessors)
             .zip(finals)
-            .map(|((degrees, (offsets, targets)), finals)| WorkerPart {
+            .map(|((degrees, predecessors), finals)| WorkerPart {
                 degrees,
-                predecessors: Arc::new(Csr::from_parts(offsets, targets)),
+                predecessors: Arc::new(predecessors.finish()),
                 finals,
             })
             .collect();
@@ -112,14 +109,6 @@ impl GraphPart {
         };
         Share { index, ownership: self.ownership, store: DenseStore::new(part.degrees.clone()), predecessors }
     }
-}
-
-/// Turns counts at `1..` into offsets (in place) and returns the start of each list.
-fn prefix_sum(offsets: &mut [u64]) -> Vec<u64> {
-    for i in 1..offsets.len() {
-        offsets[i] += offsets[i - 1];
-    }
-    offsets[..offsets.len() - 1].to_vec()
 }
 
 /// Solves the graph `part` was read from in `model`, on the workers of `cluster` (the cluster

@@ -33,19 +33,15 @@ impl Csr {
     /// Builds from an edge list `(from, to)` over `nodes` nodes, keeping the input order of each
     /// node's edges.
     pub fn from_edges(nodes: usize, edges: &[(u32, u32)]) -> Self {
-        let mut offsets = vec![0u64; nodes + 1];
+        let mut counts = vec![0u64; nodes + 1];
         for &(u, _) in edges {
-            offsets[u as usize + 1] += 1;
+            counts[u as usize + 1] += 1;
         }
-        prefix_sum(&mut offsets);
-        let mut fill: Vec<u64> = offsets[..nodes].to_vec();
-        let mut targets = vec![0u32; edges.len()];
+        let mut filler = CsrFiller::from_counts(counts);
         for &(u, v) in edges {
-            let slot = &mut fill[u as usize];
-            targets[*slot as usize] = v;
-            *slot += 1;
+            filler.push(u as usize, v);
         }
-        Self { offsets, targets }
+        filler.finish()
     }
 
     /// The same edges reversed: `v -> u` for every `u -> v`, each node's list in increasing `u`.
@@ -133,7 +129,53 @@ fn split_at_bounds<'a, T>(mut data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mu
     parts
 }
 
-fn prefix_sum(counts: &mut [u64]) {
+/// A [`Csr`] built in two passes over its edges: from each node's number of neighbours, then
+/// given the neighbours, each node's in their order (nodes in any order).
+#[derive(Debug)]
+pub struct CsrFiller {
+    offsets: Vec<u64>,
+    /// Where each node's next neighbour goes.
+    next: Vec<u64>,
+    targets: Vec<u32>,
+}
+
+impl CsrFiller {
+    /// Starts from `counts`: `nodes + 1` entries, 0 then the number of neighbours of each node.
+    pub fn from_counts(mut counts: Vec<u64>) -> Self {
+        prefix_sum(&mut counts);
+        let nodes = counts.len().saturating_sub(1);
+        let next = counts[..nodes].to_vec();
+        let targets = vec![0u32; counts.last().copied().unwrap_or(0) as usize];
+        Self { offsets: counts, next, targets }
+    }
+
+    /// Adds `v` as node `u`'s next neighbour.
+    ///
+    /// # Panics
+    /// If `u` already has as many neighbours as counted (a bug in the caller).
+    #[inline]
+    pub fn push(&mut self, u: usize, v: u32) {
+        let slot = &mut self.next[u];
+        assert!(*slot < self.offsets[u + 1], "node {u} has more neighbours than counted");
+        self.targets[*slot as usize] = v;
+        *slot += 1;
+    }
+
+    /// The adjacency, once every counted neighbour has been pushed.
+    ///
+    /// # Panics
+    /// If a node has fewer neighbours than counted (a bug in the caller).
+    pub fn finish(self) -> Csr {
+        assert!(
+            self.next.iter().zip(&self.offsets[1..]).all(|(n, end)| n == end),
+            "every counted neighbour pushed"
+        );
+        Csr { offsets: self.offsets, targets: self.targets }
+    }
+}
+
+/// Turns counts at `1..` into offsets, in place.
+pub(crate) fn prefix_sum(counts: &mut [u64]) {
     for i in 1..counts.len() {
         counts[i] += counts[i - 1];
     }

@@ -53,9 +53,7 @@ impl RandomGraph {
         for (&u, &d) in inner.iter().zip(&degrees) {
             offsets[u as usize + 1] = d;
         }
-        for i in 1..offsets.len() {
-            offsets[i] += offsets[i - 1];
-        }
+        crate::graph::prefix_sum(&mut offsets);
         // Targets in fixed-size chunks, each from its own generator: parallel and still reproducible.
         let mut targets = vec![0u32; self.edges];
         targets.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
