@@ -550,6 +550,36 @@ fn othello_perft_solve_and_bench() {
     assert!(["D3", "C4", "F5", "E6"].iter().any(|m| searched.contains(m)), "{searched}");
 }
 
+#[test]
+fn othello_bench_of_random_positions_writes_a_file_that_benches_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("random.obf");
+    let random = ["bench", "othello", "--random", "5", "--empties", "11", "--seed", "4", "--threads", "1"];
+    let first = ok(&[&random[..], &["--write", file.to_str().unwrap()]].concat());
+    assert!(first.contains("5 positions, 0 wrong"), "{first}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.lines().count(), 5, "{written}");
+    for line in written.lines() {
+        let (board, moves) = line.split_once(';').unwrap();
+        assert_eq!(board.matches('-').count(), 11, "{line}");
+        // Every legal move with its score, best first.
+        let scores: Vec<i32> =
+            moves.split(';').filter_map(|m| m.split_once(':')).map(|m| m.1.parse().unwrap()).collect();
+        assert!(!scores.is_empty() && scores.windows(2).all(|w| w[0] >= w[1]), "{line}");
+    }
+    // The same seed, the same positions and scores; the file benches with every answer right.
+    let again = ok(&random);
+    let values = |text: &str| {
+        text.lines().take(5).map(|l| l.split_whitespace().nth(3).unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(values(&first), values(&again));
+    let checked = ok(&["bench", "othello", file.to_str().unwrap(), "--threads", "1"]);
+    assert!(checked.contains("5 positions, 0 wrong") && checked.contains(" ok "), "{checked}");
+    refused_option(&["bench", "othello", "--empties", "20"], "--random");
+    refused_option(&["bench", "othello", "x.obf", "--random", "2"], "--random");
+    refused_option(&["bench", "othello", "--random", "2", "--empties", "61"], "--empties");
+}
+
 /// Runs a command whose options clap must refuse: exit 2, no panic, the option named.
 fn refused_option(args: &[&str], option: &str) {
     let out = run(args, "");

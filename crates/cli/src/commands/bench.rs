@@ -10,7 +10,7 @@ use gamegraph::random_graph::RandomGraph;
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
-use gamegraph::{Model, Notation, Outcome};
+use gamegraph::{Game, Model, Notation, Outcome};
 use gamegraph_cluster::graph::GraphPart;
 use gamegraph_games::{records, Connect4};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -130,8 +130,24 @@ pub struct BenchOrderingArgs {
 #[derive(clap::Args, Debug)]
 pub struct BenchOthelloArgs {
     /// .obf files: one position per line, then '; MOVE:SCORE' entries, best first.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "random")]
     pub files: Vec<PathBuf>,
+    /// Solve N positions reached by random play from the start instead of files (unlike the FFO
+    /// sets, which come from expert games), the same N positions for the same --seed.
+    #[arg(long, value_name = "N", conflicts_with = "files",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub random: Option<u32>,
+    /// Empty squares of the --random positions.
+    #[arg(long, default_value_t = 22, requires = "random",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub empties: u32,
+    /// Seed of the --random positions.
+    #[arg(long, default_value_t = 1, requires = "random")]
+    pub seed: u64,
+    /// Also write the --random positions to FILE as .obf lines, every move with its exact score
+    /// (solved after the timing), to bench again as a file.
+    #[arg(long, value_name = "FILE", requires = "random")]
+    pub write: Option<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
     #[command(flatten)]
@@ -449,51 +465,88 @@ pub fn ordering(args: &BenchOrderingArgs) -> Result<()> {
     Ok(())
 }
 
-/// `bench othello`: exact endgame solving of `.obf` files, checking scores and best moves.
+/// One position of `bench othello`, and what a file says its score and best moves are.
+struct OthelloCase {
+    name: String,
+    board: gamegraph_games::othello::Board,
+    expected: Option<records::TestPosition>,
+}
+
+/// The positions of `bench othello`: those of the files, or `--random` ones.
+fn othello_cases(args: &BenchOthelloArgs) -> Result<Vec<OthelloCase>> {
+    let game = gamegraph_games::Othello;
+    let Some(n) = args.random else {
+        let mut cases = Vec::new();
+        for path in &args.files {
+            let file = path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
+            for p in records::obf_file(path, &read_text(path)?)? {
+                let board = game
+                    .parse_position(&p.position)
+                    .with_context(|| format!("{} line {}: bad position", path.display(), p.line))?;
+                cases.push(OthelloCase { name: format!("{file}:{}", p.line), board, expected: Some(p) });
+            }
+        }
+        return Ok(cases);
+    };
+    let mut rng = gamegraph::rng::SplitMix64(args.seed);
+    (1..=n)
+        .map(|i| {
+            let board = gamegraph_games::othello::random_position(args.empties, &mut rng)
+                .with_context(|| format!("random games never reached {} empties", args.empties))?;
+            Ok(OthelloCase { name: format!("random:{i}"), board, expected: None })
+        })
+        .collect()
+}
+
+/// `bench othello`: exact endgame solving of `.obf` files or of random positions, checking
+/// scores and best moves where a file gives them.
 pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
     let game = gamegraph_games::Othello;
     let settings = args.engine.settings()?;
     let engine = args.engine.engine(&game)?;
     let (mut total_time, mut total_nodes, mut failures, mut rows) =
         (Duration::ZERO, 0u64, 0usize, Vec::new());
-    for path in &args.files {
-        for p in records::obf_file(path, &read_text(path)?)? {
-            let pos = game
-                .parse_position(&p.position)
-                .with_context(|| format!("{} line {}: bad position", path.display(), p.line))?;
-            engine.clear();
-            let r = engine.solve(&pos, Limits::default());
-            let best = r.best.map(|m| game.format_move(&pos, m)).unwrap_or_default();
-            let ok = r.value == p.score && p.best_moves.contains(&best);
-            failures += usize::from(!ok);
-            total_time += r.elapsed;
-            total_nodes += r.stats.nodes;
-            let name = format!(
-                "{}:{}",
-                path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()),
-                p.line
+    let mut solved = Vec::new();
+    for case in othello_cases(args)? {
+        let pos = case.board;
+        engine.clear();
+        let r = engine.solve(&pos, Limits::default());
+        let best = r.best.map(|m| game.format_move(&pos, m)).unwrap_or_default();
+        let ok = case.expected.as_ref().map(|p| r.value == p.score && p.best_moves.contains(&best));
+        failures += usize::from(ok == Some(false));
+        total_time += r.elapsed;
+        total_nodes += r.stats.nodes;
+        if !args.output.json {
+            say!(
+                "{:<24} {:>2} empties  {:>+4} {:<3} {}  {:>10}  {:>14} nodes  {:>6.2} Mn/s",
+                case.name,
+                pos.empties(),
+                r.value,
+                best,
+                match ok {
+                    Some(true) => "ok   ",
+                    Some(false) => "WRONG",
+                    None => "     ",
+                },
+                human_time(r.elapsed.as_secs_f64()),
+                r.stats.nodes,
+                r.nodes_per_second() / 1e6
             );
-            if !args.output.json {
-                say!(
-                    "{name:<24} {:>2} empties  {:>+4} {:<3} {}  {:>10}  {:>14} nodes  {:>6.2} Mn/s",
-                    pos.empties(),
-                    r.value,
-                    best,
-                    if ok { "ok   " } else { "WRONG" },
-                    human_time(r.elapsed.as_secs_f64()),
-                    r.stats.nodes,
-                    r.nodes_per_second() / 1e6
-                );
-                if !ok {
-                    say!("    expected {:+} by {}", p.score, p.best_moves.join(" or "));
-                }
+            if let (Some(false), Some(p)) = (ok, &case.expected) {
+                say!("    expected {:+} by {}", p.score, p.best_moves.join(" or "));
             }
-            rows.push(json!({
-                "position": name, "empties": pos.empties(), "score": r.value, "best": best,
-                "expected": p.score, "expected_best": p.best_moves, "correct": ok,
-                "seconds": r.elapsed.as_secs_f64(), "nodes": r.stats.nodes,
-            }));
         }
+        rows.push(json!({
+            "position": case.name, "board": game.format_position(&pos), "empties": pos.empties(),
+            "score": r.value, "best": best,
+            "expected": case.expected.as_ref().map(|p| p.score),
+            "expected_best": case.expected.as_ref().map(|p| &p.best_moves), "correct": ok,
+            "seconds": r.elapsed.as_secs_f64(), "nodes": r.stats.nodes,
+        }));
+        solved.push((pos, r.value));
+    }
+    if let Some(path) = &args.write {
+        write_scored_obf(&engine, &solved, path)?;
     }
     let n = rows.len().max(1) as f64;
     if args.output.json {
@@ -517,4 +570,44 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
         bail!("{failures} positions solved wrong");
     }
     Ok(())
+}
+
+/// Writes `solved` to `path` as .obf lines, every move with its exact score, best first: each
+/// child solved on its own, whose best must equal the position's value found by the bench.
+fn write_scored_obf(
+    engine: &gamegraph::engine::Engine<'_, gamegraph_games::Othello>,
+    solved: &[(gamegraph_games::othello::Board, i32)],
+    path: &std::path::Path,
+) -> Result<()> {
+    let game = gamegraph_games::Othello;
+    let bar = ProgressBar::new(solved.len() as u64).with_message("scoring every move");
+    bar.set_style(
+        ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {elapsed}").expect("valid template"),
+    );
+    let mut lines = Vec::new();
+    for (pos, value) in solved {
+        let mut moves = Vec::new();
+        game.moves(pos, &mut moves);
+        let mut scored: Vec<(i32, String)> = moves
+            .iter()
+            .map(|&mv| {
+                engine.clear();
+                let child = game.play(pos, mv);
+                (-engine.solve(&child, Limits::default()).value, game.format_move(pos, mv))
+            })
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        if scored.first().map(|s| s.0) != Some(*value) {
+            bail!(
+                "{}: the moves' scores ({:?}) disagree with the position's value {value:+}",
+                game.format_position(pos),
+                scored
+            );
+        }
+        let entries: String = scored.iter().map(|(s, m)| format!(" {}:{s:+};", m.to_uppercase())).collect();
+        lines.push(format!("{};{entries}", game.format_position(pos)));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    crate::terminal::write_atomically(path, |out| lines.iter().try_for_each(|l| writeln!(out, "{l}")))
 }

@@ -333,6 +333,37 @@ impl Othello {
     }
 }
 
+/// Random games tried by [`random_position`] before it gives up.
+const RANDOM_GAMES: u32 = 1000;
+
+/// A position reached by playing uniformly random moves from the start until `empties` squares
+/// are left (1 to 60), turned so that the player to move has a move (a forced pass is played):
+/// test positions unlike the FFO sets, reproducible from the generator's seed. Games that end
+/// sooner are played again; `None` if every one of a thousand did.
+pub fn random_position(empties: u32, rng: &mut gamegraph::rng::SplitMix64) -> Option<Board> {
+    (0..RANDOM_GAMES).find_map(|_| {
+        let mut board = Board::start();
+        while board.empties() > empties {
+            let legal = legal_moves(board.player, board.opponent);
+            if legal == 0 {
+                if legal_moves(board.opponent, board.player) == 0 {
+                    return None;
+                }
+                board = board.passed();
+                continue;
+            }
+            let pick = rng.below(u64::from(legal.count_ones())) as usize;
+            let sq = squares(legal).nth(pick).expect("pick is below the number of moves");
+            board = board.after(sq, flips(board.player, board.opponent, sq));
+        }
+        if legal_moves(board.player, board.opponent) != 0 {
+            Some(board)
+        } else {
+            (legal_moves(board.opponent, board.player) != 0).then(|| board.passed())
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +375,25 @@ mod tests {
             let b = Board::start();
             assert_eq!(perft(b.player, b.opponent, depth as u32), count, "depth {depth}");
         }
+    }
+
+    #[test]
+    fn random_positions_have_the_empties_asked_and_a_move() {
+        let mut rng = gamegraph::rng::SplitMix64(7);
+        let mut seen = std::collections::HashSet::new();
+        for empties in [1, 10, 22, 59, 60] {
+            for _ in 0..20 {
+                let b = random_position(empties, &mut rng).expect("random games reach the board");
+                assert_eq!(b.empties(), empties);
+                assert_ne!(legal_moves(b.player, b.opponent), 0);
+                assert_eq!(b.player & b.opponent, 0);
+                seen.insert(b);
+            }
+        }
+        // 60 empties is the start, 59 one of its four moves; from 22 empties down, games differ.
+        assert!(seen.len() > 60, "{} distinct positions", seen.len());
+        let again = random_position(22, &mut gamegraph::rng::SplitMix64(3));
+        assert_eq!(again, random_position(22, &mut gamegraph::rng::SplitMix64(3)));
     }
 
     #[test]
