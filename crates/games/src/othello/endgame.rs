@@ -15,6 +15,35 @@ const FASTEST_FIRST: u32 = 6;
 const QUADRANTS: [u64; 4] =
     [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
 
+/// Per square, the bit of its quadrant in a parity word (bit `i`: quadrant `i` has an odd number
+/// of empties), which a move to the square flips.
+static QUADRANT_BIT: [u32; 64] = {
+    let mut table = [0u32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = 1 << ((sq / 32) * 2 + (sq % 8) / 4);
+        sq += 1;
+    }
+    table
+};
+
+/// Per parity word, the squares of the quadrants it marks odd.
+static ODD_QUADRANTS: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut parity = 0;
+    while parity < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if parity & (1 << q) != 0 {
+                table[parity] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        parity += 1;
+    }
+    table
+};
+
 /// Per square, the squares around it.
 static NEIGHBOURS: [u64; 64] = {
     let mut table = [0u64; 64];
@@ -30,27 +59,65 @@ static NEIGHBOURS: [u64; 64] = {
 /// counting the positions visited below it in `nodes`.
 pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
     let empty = !(p | o);
-    let empties = empty.count_ones();
-    if empties == 1 {
-        return last_empty(p, o, empty.trailing_zeros());
+    let parity = QUADRANTS
+        .iter()
+        .enumerate()
+        .fold(0, |parity, (q, &quadrant)| parity | ((empty & quadrant).count_ones() & 1) << q);
+    Small { nodes }.solve(p, o, alpha, beta, empty.count_ones(), parity)
+}
+
+/// The small solver's state: the count of positions visited. Each position also carries its
+/// number of empties and its parity word down the recursion, updated by each move instead of
+/// counted again.
+struct Small<'n> {
+    nodes: &'n mut u64,
+}
+
+impl Small<'_> {
+    /// [`solve_small`] of a position with `empties` empties and quadrant parities `parity`.
+    fn solve(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
+        let empty = !(p | o);
+        if empties == 1 {
+            return last_empty(p, o, empty.trailing_zeros());
+        }
+        if empties == 2 {
+            return self.two_empties(p, o, alpha, beta, empty);
+        }
+        if empties >= FASTEST_FIRST {
+            return self.solve_sorted(p, o, alpha, beta, empties, parity);
+        }
+        let mut best = -65;
+        let mut alpha = alpha;
+        let odd = empty & ODD_QUADRANTS[parity as usize];
+        for group in [odd, empty & !odd] {
+            for sq in squares(group) {
+                // A square can only turn discs next to one of the opponent's.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                *self.nodes += 1;
+                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let v = -self.solve(np, no, -beta, -alpha, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
+                if raise(v, &mut best, &mut alpha, beta) {
+                    return best;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        self.no_move(p, o, alpha, beta, empties, parity)
     }
-    if empties == 2 {
-        return two_empties(p, o, alpha, beta, empty, nodes);
-    }
-    if empties >= FASTEST_FIRST {
-        return solve_sorted(p, o, alpha, beta, nodes);
-    }
-    let mut best = -65;
-    let mut alpha = alpha;
-    let mut any = false;
-    let mut order = [0u64; 2];
-    for q in QUADRANTS {
-        let quadrant = empty & q;
-        order[usize::from(quadrant.count_ones() % 2 == 0)] |= quadrant;
-    }
-    for group in order {
-        for sq in squares(group) {
-            // A square can only turn discs next to one of the opponent's.
+
+    /// Two empties: each square in turn, then the last one straight away.
+    fn two_empties(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64) -> i32 {
+        let (first, second) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+        let mut best = -65;
+        for (sq, last) in [(first, second), (second, first)] {
             if NEIGHBOURS[sq as usize] & o == 0 {
                 continue;
             }
@@ -58,68 +125,54 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i3
             if f == 0 {
                 continue;
             }
-            any = true;
-            *nodes += 1;
-            let v = -solve_small(o & !f, p | f | (1u64 << sq), -beta, -alpha, nodes);
+            *self.nodes += 1;
+            let v = -last_empty(o & !f, p | f | (1u64 << sq), last);
             if raise(v, &mut best, &mut alpha, beta) {
                 return best;
             }
         }
-    }
-    if any {
-        return best;
-    }
-    no_move(p, o, alpha, beta, nodes)
-}
-
-/// [`solve_small`] with two empties: each square in turn, then the last one straight away.
-fn two_empties(p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, nodes: &mut u64) -> i32 {
-    let (first, second) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
-    let mut best = -65;
-    for (sq, last) in [(first, second), (second, first)] {
-        if NEIGHBOURS[sq as usize] & o == 0 {
-            continue;
-        }
-        let f = flips(p, o, sq);
-        if f == 0 {
-            continue;
-        }
-        *nodes += 1;
-        let v = -last_empty(o & !f, p | f | (1u64 << sq), last);
-        if raise(v, &mut best, &mut alpha, beta) {
+        if best > -65 {
             return best;
         }
+        let parity = QUADRANT_BIT[first as usize] ^ QUADRANT_BIT[second as usize];
+        self.no_move(p, o, alpha, beta, 2, parity)
     }
-    if best > -65 {
-        return best;
-    }
-    no_move(p, o, alpha, beta, nodes)
-}
 
-/// [`solve_small`] with the moves sorted by the opponent's number of replies.
-fn solve_sorted(p: u64, o: u64, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-    let mut moves = [(0i32, 0u32, 0u64); 32];
-    let mut n = 0;
-    for sq in squares(legal_moves(p, o)) {
-        let f = flips(p, o, sq);
-        let (np, no) = (o & !f, p | f | (1u64 << sq));
-        moves[n] = (fastest_first(np, no, sq), sq, f);
-        n += 1;
-    }
-    if n == 0 {
-        return no_move(p, o, alpha, beta, nodes);
-    }
-    let moves = &mut moves[..n];
-    moves.sort_unstable_by_key(|m| m.0);
-    let mut best = -65;
-    for &(_, sq, f) in moves.iter() {
-        *nodes += 1;
-        let v = -solve_small(o & !f, p | f | (1u64 << sq), -beta, -alpha, nodes);
-        if raise(v, &mut best, &mut alpha, beta) {
-            return best;
+    /// The moves sorted by the opponent's number of replies.
+    fn solve_sorted(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
+        let mut moves = [(0i32, 0u32, 0u64); 32];
+        let mut n = 0;
+        for sq in squares(legal_moves(p, o)) {
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            moves[n] = (fastest_first(np, no, sq), sq, f);
+            n += 1;
         }
+        if n == 0 {
+            return self.no_move(p, o, alpha, beta, empties, parity);
+        }
+        let moves = &mut moves[..n];
+        moves.sort_unstable_by_key(|m| m.0);
+        let mut best = -65;
+        for &(_, sq, f) in moves.iter() {
+            *self.nodes += 1;
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = -self.solve(np, no, -beta, -alpha, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
+            if raise(v, &mut best, &mut alpha, beta) {
+                return best;
+            }
+        }
+        best
     }
-    best
+
+    /// The player to move has no move: pass, or the game is over.
+    fn no_move(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
+        if legal_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        *self.nodes += 1;
+        -self.solve(o, p, -beta, -alpha, empties, parity)
+    }
 }
 
 /// The sort key of the move to `sq` that leads to `p` to move against `o`: the fewer replies
@@ -178,15 +231,6 @@ fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
         *alpha = (*alpha).max(v);
     }
     v >= beta
-}
-
-/// The player to move has no move: pass, or the game is over.
-fn no_move(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-    if legal_moves(o, p) == 0 {
-        return final_score(p, o);
-    }
-    *nodes += 1;
-    -solve_small(o, p, -beta, -alpha, nodes)
 }
 
 /// The final score for the player with discs `p`: disc difference, empties to the winner.
