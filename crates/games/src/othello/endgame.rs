@@ -6,7 +6,10 @@
 use super::bitboard::{flips, last_flip_count, legal_moves, neighbours, squares};
 
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
-pub const SMALL: u32 = 7;
+/// Measured on FFO #40-#44 (1 and 2 threads, built for the native processor): 7 empties 13.0-13.9 s
+/// and 6.0-6.3 s, 9 empties 12.0-12.3 s and 5.5-5.8 s with more nodes (161 M against 133 M), 10
+/// in between; FFO #40-#49, 2 threads: 71.2 s with 7, 65.8 s with 9.
+pub const SMALL: u32 = 9;
 
 /// From this many empties on, [`solve_small`] orders moves fastest first.
 const FASTEST_FIRST: u32 = 6;
