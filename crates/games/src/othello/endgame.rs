@@ -11,8 +11,10 @@ use super::bitboard::{flips, last_flip_count, legal_moves, neighbours, squares};
 /// in between; FFO #40-#49, 2 threads: 71.2 s with 7, 65.8 s with 9.
 pub const SMALL: u32 = 9;
 
-/// From this many empties on, [`solve_small`] orders moves fastest first.
-const FASTEST_FIRST: u32 = 6;
+/// From this many empties on, [`solve_small`] orders moves fastest first. Measured on FFO
+/// #40-#44 with `SMALL` at 9: from 6 empties 5.25-5.60 s (2 threads) and 11.7-12.2 s (1 thread),
+/// from 7 5.18-5.27 s and 10.3-11.9 s, from 8 10.5-12.3 s, from 5 6.2-6.8 s.
+const FASTEST_FIRST: u32 = 7;
 
 /// The four quadrants: the regions of the parity ordering.
 const QUADRANTS: [u64; 4] =
