@@ -10,8 +10,9 @@ use gamegraph::random_graph::RandomGraph;
 use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
-use gamegraph::{Game, Model, Notation, Outcome};
+use gamegraph::{Model, Notation, Outcome};
 use gamegraph_cluster::graph::GraphPart;
+use gamegraph_games::analysis::{Analyzer, Budget};
 use gamegraph_games::{records, Connect4};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -546,7 +547,8 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
         solved.push((pos, r.value));
     }
     if let Some(path) = &args.write {
-        write_scored_obf(&engine, &solved, path)?;
+        drop(engine); // its table, before the analysis makes its own
+        write_scored_obf(settings.clone(), &solved, path)?;
     }
     let n = rows.len().max(1) as f64;
     if args.output.json {
@@ -572,40 +574,31 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes `solved` to `path` as .obf lines, every move with its exact score, best first: each
-/// child solved on its own, whose best must equal the position's value found by the bench.
+/// Writes `solved` to `path` as .obf lines, every move with its exact score, best first (as
+/// `solve othello --analyze` prints them): each move analysed on its own, whose best must equal
+/// the position's value found by the bench.
 fn write_scored_obf(
-    engine: &gamegraph::engine::Engine<'_, gamegraph_games::Othello>,
+    settings: gamegraph::engine::EngineSettings,
     solved: &[(gamegraph_games::othello::Board, i32)],
     path: &std::path::Path,
 ) -> Result<()> {
+    use gamegraph_games::records::Records;
     let game = gamegraph_games::Othello;
+    let budget = Budget { time: None, ..Budget::default() };
+    let mut analyzer = Analyzer::new(&game, budget, settings);
     let bar = ProgressBar::new(solved.len() as u64).with_message("scoring every move");
     bar.set_style(
         ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {elapsed}").expect("valid template"),
     );
     let mut lines = Vec::new();
-    for (pos, value) in solved {
-        let mut moves = Vec::new();
-        game.moves(pos, &mut moves);
-        let mut scored: Vec<(i32, String)> = moves
-            .iter()
-            .map(|&mv| {
-                engine.clear();
-                let child = game.play(pos, mv);
-                (-engine.solve(&child, Limits::default()).value, game.format_move(pos, mv))
-            })
-            .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        if scored.first().map(|s| s.0) != Some(*value) {
-            bail!(
-                "{}: the moves' scores ({:?}) disagree with the position's value {value:+}",
-                game.format_position(pos),
-                scored
-            );
+    for &(pos, value) in solved {
+        let a = analyzer.analyze(&pos)?;
+        if a.value.value != Some(value) {
+            bail!("{}: the moves' scores disagree with the position's value {value:+}", a.position);
         }
-        let entries: String = scored.iter().map(|(s, m)| format!(" {}:{s:+};", m.to_uppercase())).collect();
-        lines.push(format!("{};{entries}", game.format_position(pos)));
+        let moves: Vec<(String, Option<i32>)> =
+            a.moves.iter().map(|m| (m.notation.clone(), m.value.value)).collect();
+        lines.push(game.format_solution(&a.position, value, None, &moves));
         bar.inc(1);
     }
     bar.finish_and_clear();

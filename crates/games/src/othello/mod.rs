@@ -341,25 +341,18 @@ const RANDOM_GAMES: u32 = 1000;
 /// test positions unlike the FFO sets, reproducible from the generator's seed. Games that end
 /// sooner are played again; `None` if every one of a thousand did.
 pub fn random_position(empties: u32, rng: &mut gamegraph::rng::SplitMix64) -> Option<Board> {
+    let mut moves = Vec::new();
     (0..RANDOM_GAMES).find_map(|_| {
         let mut board = Board::start();
-        while board.empties() > empties {
-            let legal = legal_moves(board.player, board.opponent);
-            if legal == 0 {
-                if legal_moves(board.opponent, board.player) == 0 {
-                    return None;
-                }
-                board = board.passed();
-                continue;
-            }
-            let pick = rng.below(u64::from(legal.count_ones())) as usize;
-            let sq = squares(legal).nth(pick).expect("pick is below the number of moves");
-            board = board.after(sq, flips(board.player, board.opponent, sq));
-        }
-        if legal_moves(board.player, board.opponent) != 0 {
-            Some(board)
-        } else {
-            (legal_moves(board.opponent, board.player) != 0).then(|| board.passed())
+        loop {
+            moves.clear();
+            Othello.moves(&board, &mut moves);
+            board = match moves[..] {
+                [] => return None, // the game ended first
+                [PASS] => board.passed(),
+                _ if board.empties() <= empties => return Some(board),
+                _ => Othello.play(&board, moves[rng.below(moves.len() as u64) as usize]),
+            };
         }
     })
 }
