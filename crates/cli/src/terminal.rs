@@ -95,7 +95,7 @@ fn remove_stale_temporaries(dir: &Path, name: &str) {
 
 /// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;
 /// an error when that exists and is not a regular file.
-fn regular_target(path: &Path) -> Result<PathBuf> {
+pub(crate) fn regular_target(path: &Path) -> Result<PathBuf> {
     let metadata = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
         other => other.with_context(|| format!("cannot look at {}", path.display()))?,

@@ -575,6 +575,10 @@ fn othello_bench_of_random_positions_writes_a_file_that_benches_again() {
     assert_eq!(values(&first), values(&again));
     let checked = ok(&["bench", "othello", file.to_str().unwrap(), "--threads", "1"]);
     assert!(checked.contains("5 positions, 0 wrong") && checked.contains(" ok "), "{checked}");
+    // A target that cannot be replaced is refused before any solving.
+    let dir_target = dir.path().to_str().unwrap();
+    assert!(fails(&["bench", "othello", "--random", "1", "--empties", "40", "--write", dir_target], "")
+        .contains("not a regular file"));
     refused_option(&["bench", "othello", "--empties", "20"], "--random");
     refused_option(&["bench", "othello", "x.obf", "--random", "2"], "--random");
     refused_option(&["bench", "othello", "--random", "2", "--empties", "61"], "--empties");

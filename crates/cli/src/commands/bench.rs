@@ -503,6 +503,10 @@ fn othello_cases(args: &BenchOthelloArgs) -> Result<Vec<OthelloCase>> {
 /// scores and best moves where a file gives them.
 pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
     let game = gamegraph_games::Othello;
+    if let Some(path) = &args.write {
+        // Refused now rather than after the solving.
+        crate::terminal::regular_target(path)?;
+    }
     let settings = args.engine.settings()?;
     let engine = args.engine.engine(&game)?;
     let (mut total_time, mut total_nodes, mut failures, mut rows) =
