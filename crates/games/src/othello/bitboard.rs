@@ -6,19 +6,6 @@ use rayon::prelude::*;
 const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// The eight directions as (shift, mask applied after shifting to stop wrapping round the board).
-const DIRECTIONS: [(i32, u64); 8] =
-    [(1, NOT_A), (-1, NOT_H), (8, !0), (-8, !0), (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H)];
-
-#[inline]
-fn shift(b: u64, s: i32) -> u64 {
-    if s > 0 {
-        b << s
-    } else {
-        b >> -s
-    }
-}
-
 /// The squares next to (in any of the eight directions) a square of `b`, `b`'s own excepted
 /// unless next to another.
 pub const fn neighbours(b: u64) -> u64 {
@@ -28,18 +15,36 @@ pub const fn neighbours(b: u64) -> u64 {
 }
 
 /// The squares where the player with discs `p` can move against `o`.
+///
+/// Per axis, the runs of the opponent's discs that start next to one of `p`'s grow by doubling
+/// (one, two, four, then six squares: the longest run that fits between two discs), both ways
+/// at once, with constant shifts the processor can overlap. Runs along rows and diagonals never
+/// hold a disc of the A or H file, which stops them wrapping round the board.
 #[inline]
 pub fn legal_moves(p: u64, o: u64) -> u64 {
-    let empty = !(p | o);
-    let mut moves = 0;
-    for (s, mask) in DIRECTIONS {
-        let mut run = shift(p, s) & mask & o;
-        for _ in 0..5 {
-            run |= shift(run, s) & mask & o;
-        }
-        moves |= shift(run, s) & mask;
-    }
-    moves & empty
+    let inner = o & NOT_A & NOT_H;
+    let moves = axis_moves::<1>(p, inner)
+        | axis_moves::<8>(p, o)
+        | axis_moves::<7>(p, inner)
+        | axis_moves::<9>(p, inner);
+    moves & !(p | o)
+}
+
+/// The squares just past a run of `runs` squares that starts next to a disc of `p`, along the
+/// axis of shift `S`, in both directions.
+#[inline(always)]
+fn axis_moves<const S: u32>(p: u64, runs: u64) -> u64 {
+    let mut up = runs & (p << S);
+    let mut down = runs & (p >> S);
+    up |= runs & (up << S);
+    down |= runs & (down >> S);
+    // Squares whose neighbour one step back is also in a run: a run may jump two steps there.
+    let (up_pairs, down_pairs) = (runs & (runs << S), runs & (runs >> S));
+    up |= up_pairs & (up << (2 * S));
+    down |= down_pairs & (down >> (2 * S));
+    up |= up_pairs & (up << (2 * S));
+    down |= down_pairs & (down >> (2 * S));
+    (up << S) | (down >> S)
 }
 
 /// Per direction and square, the squares seen from that square going that way (the square itself
@@ -277,6 +282,19 @@ fn perft_serial(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
 mod tests {
     use super::*;
 
+    /// The eight directions as (shift, mask applied after shifting to stop wrapping round the
+    /// board).
+    const DIRECTIONS: [(i32, u64); 8] =
+        [(1, NOT_A), (-1, NOT_H), (8, !0), (-8, !0), (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H)];
+
+    fn shift(b: u64, s: i32) -> u64 {
+        if s > 0 {
+            b << s
+        } else {
+            b >> -s
+        }
+    }
+
     /// The turned discs of the plain walk along each direction, the definition of the rules.
     fn flips_by_walking(p: u64, o: u64, sq: u32) -> u64 {
         let mut flipped = 0;
@@ -367,13 +385,23 @@ mod tests {
         assert!(found > 10_000, "the test finds stable discs ({found})");
     }
 
+    /// At the start, and on random boards from sparse to nearly full.
     #[test]
     fn legal_squares_are_those_that_turn_discs() {
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let legal = legal_moves(p, o);
-        assert_eq!(legal.count_ones(), 4);
-        for sq in 0..64 {
-            assert_eq!(legal >> sq & 1 == 1, (p | o) >> sq & 1 == 0 && flips(p, o, sq) != 0);
+        assert_eq!(legal_moves(p, o), 0x0000_1020_0408_0000);
+        let mut next = random_words(0x5851_f42d_4c95_7f2d);
+        for i in 0..50_000 {
+            let filled = match i % 3 {
+                0 => next() | next(),
+                1 => next() & next(),
+                _ => next(),
+            };
+            let a = next();
+            let (p, o) = (a & filled, !a & filled);
+            let walked =
+                squares(!(p | o)).filter(|&sq| flips_by_walking(p, o, sq) != 0).fold(0, |m, sq| m | 1 << sq);
+            assert_eq!(legal_moves(p, o), walked, "p {p:#x} o {o:#x}");
         }
     }
 }
