@@ -94,10 +94,17 @@ fn remove_stale_temporaries(dir: &Path, name: &str) {
 }
 
 /// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;
-/// an error when that exists and is not a regular file.
+/// an error when that exists and is not a regular file, or when the folder it would go in is
+/// not one (so that long work is refused before it starts, not when its result is written).
 pub(crate) fn regular_target(path: &Path) -> Result<PathBuf> {
     let metadata = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if !folder.is_dir() {
+                bail!("cannot write {}: {} is not a folder that exists", path.display(), folder.display());
+            }
+            return Ok(path.to_path_buf());
+        }
         other => other.with_context(|| format!("cannot look at {}", path.display()))?,
     };
     let target = if metadata.file_type().is_symlink() {

@@ -579,6 +579,12 @@ fn othello_bench_of_random_positions_writes_a_file_that_benches_again() {
     let dir_target = dir.path().to_str().unwrap();
     assert!(fails(&["bench", "othello", "--random", "1", "--empties", "40", "--write", dir_target], "")
         .contains("not a regular file"));
+    let nowhere = dir.path().join("missing").join("out.obf");
+    assert!(fails(
+        &["bench", "othello", "--random", "1", "--empties", "40", "--write", nowhere.to_str().unwrap()],
+        ""
+    )
+    .contains("not a folder that exists"));
     refused_option(&["bench", "othello", "--empties", "20"], "--random");
     refused_option(&["bench", "othello", "x.obf", "--random", "2"], "--random");
     refused_option(&["bench", "othello", "--random", "2", "--empties", "61"], "--empties");
