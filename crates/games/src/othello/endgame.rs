@@ -156,10 +156,13 @@ impl Small<'_> {
         if n == 0 {
             return self.no_move(p, o, alpha, beta, empties, parity);
         }
-        let moves = &mut moves[..n];
-        moves.sort_unstable_by_key(|m| m.0);
         let mut best = -65;
-        for &(_, sq, f) in moves.iter() {
+        for i in 0..n {
+            // The best of the rest, picked when needed: most nodes cut off after one or two
+            // moves, before a full sort would pay.
+            let next = (i..n).min_by_key(|&j| moves[j].0).unwrap_or(i);
+            moves.swap(i, next);
+            let (_, sq, f) = moves[i];
             *self.nodes += 1;
             let (np, no) = (o & !f, p | f | (1u64 << sq));
             let v = -self.solve(np, no, -beta, -alpha, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
