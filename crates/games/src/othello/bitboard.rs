@@ -50,7 +50,7 @@ fn axis_moves<const S: u32>(p: u64, runs: u64) -> u64 {
 /// The opponent's discs turned by a disc of `p` put on `sq` (none: not a legal move).
 ///
 /// Where the processor shifts each lane of a vector by its own amount (AVX2), by
-/// [`flips_in_lanes`]; elsewhere by [`flips_along_rays`], which needs no such shifts. Measured
+/// `flips_in_lanes`; elsewhere by `flips_along_rays`, which needs no such shifts. Measured
 /// on FFO #40-#44 (1 thread): with AVX2, lanes 7.8-8.3 s against rays 9.0 s; built for
 /// x86-64-v2, rays 8.8-9.6 s against lanes 10.1-10.5 s.
 #[inline]
