@@ -209,8 +209,16 @@ pub trait ExactHints: Evaluate {
         None
     }
 
-    /// The exact fail-soft score of `pos` within the window `alpha`, `beta` when the game can find
-    /// it faster than the engine (a specialised solver for the last few moves); `None` by default.
+    /// Whether the game solves `pos` faster than the engine (a specialised solver for the last
+    /// few moves): the engine then looks `pos` up in its table, calls
+    /// [`ExactHints::solve_directly`] if the table does not settle it, and stores the result
+    /// there. False by default.
+    fn solves_directly(&self, _pos: &Self::Position) -> bool {
+        false
+    }
+
+    /// The exact fail-soft score of `pos` within the window `alpha`, `beta`, asked where
+    /// [`ExactHints::solves_directly`] says so; `None` (the default) to let the engine search.
     /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound. The
     /// positions the game visits are added to `nodes`, so that search statistics count them.
     fn solve_directly(

@@ -22,6 +22,29 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft `score` found within the window `(alpha, beta)` says of the value.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a search within `(alpha, beta)`: it is
+    /// exact, or a bound on the side of the window it falls.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TtEntry {

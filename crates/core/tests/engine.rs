@@ -3,7 +3,7 @@
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::graph_game::GraphGame;
-use gamegraph::solution::solve_graph;
+use gamegraph::solution::{solve_graph, Solution};
 use gamegraph::{Evaluate, ExactHints, Game, Model, PositionKey, Stake};
 use proptest::prelude::*;
 
@@ -210,10 +210,12 @@ fn reductions_search_fewer_nodes_in_depth_limited_searches() {
 }
 
 /// A graph game without cycles (so exact solves split subtrees over threads) that guesses its
-/// value, to test the probe schedules from any starting point.
+/// value, to test the probe schedules from any starting point, and that may solve its odd
+/// vertices itself, from their known values, as a game with its own endgame solver does.
 struct Guessing<'g> {
     graph: GraphGame<'g>,
     guess: Option<i32>,
+    direct: Option<&'g Solution<u32>>,
 }
 
 impl Game for Guessing<'_> {
@@ -246,6 +248,15 @@ impl ExactHints for Guessing<'_> {
     fn estimate(&self, _p: &u32) -> Option<i32> {
         self.guess
     }
+    fn solves_directly(&self, p: &u32) -> bool {
+        self.direct.is_some() && p % 2 == 1
+    }
+    /// Fail-hard, the weakest answer allowed: only `alpha` or `beta` when the value is outside
+    /// the window, so that the engine must keep the bound, not the value, in its table.
+    fn solve_directly(&self, p: &u32, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
+        *nodes += 1;
+        Some(self.direct?.value(*p)?.clamp(alpha, beta))
+    }
     fn score_bounds(&self, _p: &u32) -> (i32, i32) {
         (-6, 6)
     }
@@ -267,13 +278,15 @@ proptest! {
     fn solves_from_any_guess_on_one_or_two_threads(
         (succ, stakes) in acyclic_with(40, 6),
         guess in prop::option::of(-8i32..9),
+        direct in any::<bool>(),
     ) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
+        let direct = direct.then_some(&exact);
         for threads in [1, 2] {
             let settings = EngineSettings { tt_mib: 1, threads, ..EngineSettings::default() };
             for u in 0..g.nodes() as u32 {
-                let game = Guessing { graph: GraphGame::new(&g, u), guess };
+                let game = Guessing { graph: GraphGame::new(&g, u), guess, direct };
                 let engine = Engine::new(&game, settings.clone());
                 let r = engine.solve(&u, Limits::default());
                 prop_assert!(r.is_exact());

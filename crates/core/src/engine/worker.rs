@@ -260,10 +260,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         }
         self.reach(ply);
         // Below the root, the game may solve small subproblems itself, faster than a search.
-        if ply > 0 {
-            let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
-            if let Some(score) = self.game.solve_directly(pos, a, b, &mut self.stats.nodes) {
-                return from_node(score, ply);
+        if ply > 0 && self.game.solves_directly(pos) {
+            if let Some(score) = self.solve_directly(pos, key, ply, alpha, beta) {
+                return score;
             }
         }
         // Start fetching this node's table bucket now (unless the parent did): the memory
@@ -294,6 +293,37 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             self.path.pop();
         }
         value
+    }
+
+    /// The game's own solve of `pos` (see [`ExactHints::solves_directly`]), kept in the table like
+    /// a searched node: transpositions of these small subproblems are many, and the parent's
+    /// transposition cutoffs find them there. `None` if the game declines after all.
+    #[inline(never)]
+    fn solve_directly(
+        &mut self,
+        pos: &G::Position,
+        key: Option<u64>,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        let key = key.unwrap_or_else(|| self.game.key(pos));
+        if let Some(e) = self.tt.probe(key).filter(|e| e.depth == TtEntry::TO_THE_END) {
+            self.stats.tt_hits += 1;
+            let score = from_node(e.score, ply);
+            if e.bound.settles(score, alpha, beta) {
+                self.stats.tt_cutoffs += 1;
+                return Some(score);
+            }
+        }
+        let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
+        let nodes_before = self.stats.nodes;
+        let score = self.game.solve_directly(pos, a, b, &mut self.stats.nodes)?;
+        let work = work_of(self.stats.nodes - nodes_before);
+        let entry =
+            TtEntry { score, depth: TtEntry::TO_THE_END, bound: Bound::of(score, a, b), best: None, work };
+        self.tt.store(key, entry);
+        Some(from_node(score, ply))
     }
 
     /// Makes the per-ply buffers reach `ply`, and counts it in the iteration's selective depth.
@@ -333,11 +363,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             self.stats.tt_hits += 1;
             if e.depth >= tt_depth {
                 let score = from_node(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= node.beta,
-                    Bound::Upper => score <= alpha,
-                };
+                let cut = e.bound.settles(score, alpha, node.beta);
                 // The root is always searched, so that it has a best move.
                 if cut && ply > 0 {
                     self.stats.tt_cutoffs += 1;
@@ -488,13 +514,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             return 0;
         }
         let best = state.best;
-        let bound = if best <= alpha {
-            Bound::Upper
-        } else if best >= node.beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha, node.beta);
         let stored_best = if bound == Bound::Upper { tt_index } else { best_index };
         let work = work_of(self.stats.nodes - nodes_before);
         // A subtree that never met the depth limit was searched to the end of the game: its

@@ -174,8 +174,12 @@ impl Evaluate for Othello {
 }
 
 impl ExactHints for Othello {
+    fn solves_directly(&self, b: &Board) -> bool {
+        b.empties() <= SMALL
+    }
+
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
-        (b.empties() <= SMALL).then(|| solve_small(b.player, b.opponent, alpha, beta, nodes))
+        Some(solve_small(b.player, b.opponent, alpha, beta, nodes))
     }
 
     /// The value of a shallow search: a few plies with the evaluation at the leaves.
