@@ -88,7 +88,7 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
         let base = self.index.len();
         // The kernel asks only for positions it has decided: their indices need no checks.
         if self.en_passant.is_empty() {
-            self.index.unmoves(&self.index.decode(index), f);
+            self.index.unmoves(index, &self.index.decode(index), f);
             return;
         }
         // Tables with pawns on both sides have no symmetric board: one index per un-move.

@@ -11,6 +11,13 @@ impl TableIndex {
     /// the table, once per such move.
     pub fn unmove_placements(&self, p: &Placement, mut f: impl FnMut(Placement)) {
         let mover = !p.to_move;
+        self.unmove_squares(p, |slot, from| f(p.with_move(slot, from, mover)));
+    }
+
+    /// Calls `f` with the slot and the square it came from, for every un-move of
+    /// [`TableIndex::unmove_placements`].
+    fn unmove_squares(&self, p: &Placement, mut f: impl FnMut(usize, u8)) {
+        let mover = !p.to_move;
         let occupied = self.occupied(p);
         // Before the move, the side now to move was not to move: its king was not in check.
         let king = sq(p.squares[if p.to_move == Color::White { 0 } else { 1 }]);
@@ -33,7 +40,7 @@ impl TableIndex {
                 if others_check || attacks(slot.piece, mover, sq(from), BitBoard(before)).has(king) {
                     continue;
                 }
-                f(p.with_move(i, from, mover));
+                f(i, from);
             }
         }
     }
@@ -62,15 +69,21 @@ impl TableIndex {
 
     /// Calls `f` with the index of every position that reaches `p` by one move staying in the
     /// table, as many times as that index's position has moves to `p`'s index: the move counts
-    /// the retrograde kernel decrements. `p` must be the placement stored at its index.
-    pub fn unmoves(&self, p: &Placement, mut f: impl FnMut(u64)) {
+    /// the retrograde kernel decrements. `p` must be the placement stored at `index`.
+    pub fn unmoves(&self, index: u64, p: &Placement, mut f: impl FnMut(u64)) {
         // A predecessor `q` has as many moves into `p`'s index as there are un-moves from `p`
         // to boards of `q`'s index, times |symmetries of q| / |symmetries of p|. With `p`
         // symmetric (about a1-h8, being stored) and `q` not, `q` and its mirror are one position
         // with one move into `p`: one of the pair counts. With `q` symmetric and `p` not, `q`
         // has two moves (mirror images) into `p`'s index but appears once here.
         let target = self.stabilizer(p);
-        self.unmove_placements(p, |q| {
+        let mover = !p.to_move;
+        self.unmove_squares(p, |slot, from| {
+            if let Some(index) = self.index_after_move(index, p, slot, from) {
+                // No symmetry either side: one move, one index.
+                return f(index);
+            }
+            let q = p.with_move(slot, from, mover);
             let copies = match (target, self.stabilizer(&q)) {
                 (2, 1) => usize::from(self.first_of_mirror_pair(&q)),
                 (1, 2) => 2,
