@@ -308,13 +308,10 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         beta: Score,
     ) -> Option<Score> {
         let key = key.unwrap_or_else(|| self.game.key(pos));
-        if let Some(e) = self.tt.probe(key).filter(|e| e.depth == TtEntry::TO_THE_END) {
-            self.stats.tt_hits += 1;
-            let score = from_node(e.score, ply);
-            if e.bound.settles(score, alpha, beta) {
-                self.stats.tt_cutoffs += 1;
-                return Some(score);
-            }
+        let entry = self.tt.probe(key);
+        if let Some(score) = entry.and_then(|e| self.table_cutoff(&e, TtEntry::TO_THE_END, ply, alpha, beta))
+        {
+            return Some(score);
         }
         let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
         let nodes_before = self.stats.nodes;
@@ -324,6 +321,29 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             TtEntry { score, depth: TtEntry::TO_THE_END, bound: Bound::of(score, a, b), best: None, work };
         self.tt.store(key, entry);
         Some(from_node(score, ply))
+    }
+
+    /// The score the table entry `e` settles a node with, `ply` plies deep within `(alpha, beta)`,
+    /// if it was searched at least `tt_depth` deep and bounds the value on the side of the window
+    /// it falls. Counts the hit and the cutoff. Never at the root, which is always searched, so
+    /// that it has a best move.
+    fn table_cutoff(
+        &mut self,
+        e: &TtEntry,
+        tt_depth: u8,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        self.stats.tt_hits += 1;
+        let score = from_node(e.score, ply);
+        if e.depth < tt_depth || !e.bound.settles(score, alpha, beta) || ply == 0 {
+            return None;
+        }
+        self.stats.tt_cutoffs += 1;
+        // A depth-limited entry carries heuristic values: this iteration is not exact.
+        self.hit_horizon |= e.depth != TtEntry::TO_THE_END;
+        Some(score)
     }
 
     /// Makes the per-ply buffers reach `ply`, and counts it in the iteration's selective depth.
@@ -359,19 +379,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let node = Node { beta: node.beta.min(high), ..*node };
         let tt_depth = TtEntry::depth_byte(node.depth);
         let entry = self.tt.probe(node.key);
-        if let Some(e) = entry {
-            self.stats.tt_hits += 1;
-            if e.depth >= tt_depth {
-                let score = from_node(e.score, ply);
-                let cut = e.bound.settles(score, alpha, node.beta);
-                // The root is always searched, so that it has a best move.
-                if cut && ply > 0 {
-                    self.stats.tt_cutoffs += 1;
-                    // A depth-limited entry carries heuristic values: this iteration is not exact.
-                    self.hit_horizon |= e.depth != TtEntry::TO_THE_END;
-                    return score;
-                }
-            }
+        if let Some(score) = entry.and_then(|e| self.table_cutoff(&e, tt_depth, ply, alpha, node.beta)) {
+            return score;
         }
         // Exact solves (to the end) never prune: the test stays out of their path.
         if node.depth != UNLIMITED && self.settings.null_move {
