@@ -36,7 +36,7 @@ impl TableIndex {
                 let from = origins.trailing_zeros() as u8;
                 origins &= origins - 1;
                 let before = occupied.0 & !(1 << at) | 1 << from;
-                let others_check = lines.iter().enumerate().any(|(j, line)| j != i && line.checks(before));
+                let others_check = lines.iter().enumerate().any(|(j, &line)| j != i && line & before == 0);
                 if others_check || attacks(slot.piece, mover, sq(from), BitBoard(before)).has(king) {
                     continue;
                 }
@@ -46,9 +46,12 @@ impl TableIndex {
     }
 
     /// How each slot of the side that just moved in `p` could check the other king, on `king`,
-    /// once the board's occupancy changes.
-    fn check_lines(&self, p: &Placement, king: Square) -> [CheckLine; 5] {
-        let mut lines = [CheckLine::Never; 5];
+    /// once the board's occupancy changes: the squares that must all be empty for it to check
+    /// (none for a piece that checks whatever stands elsewhere; every square, which are never
+    /// all empty, for one that never checks).
+    fn check_lines(&self, p: &Placement, king: Square) -> [u64; 5] {
+        const NEVER: u64 = u64::MAX;
+        let mut lines = [NEVER; 5];
         let occupied = self.occupied(p);
         for (line, (slot, &s)) in lines.iter_mut().zip(self.slots().iter().zip(&p.squares)) {
             if slot.color == p.to_move {
@@ -56,12 +59,12 @@ impl TableIndex {
             }
             let Some(rays) = slider_rays(slot.piece, king) else {
                 if attacks(slot.piece, slot.color, sq(s), occupied).has(king) {
-                    *line = CheckLine::Always;
+                    *line = 0;
                 }
                 continue;
             };
             if rays.has(sq(s)) {
-                *line = CheckLine::Through(get_between_rays(sq(s), king).0);
+                *line = get_between_rays(sq(s), king).0;
             }
         }
         lines
@@ -94,26 +97,6 @@ impl TableIndex {
                 f(index);
             }
         });
-    }
-}
-
-/// Whether a piece checks a king whatever stands elsewhere, never, or when the squares between
-/// them are empty.
-#[derive(Debug, Clone, Copy)]
-enum CheckLine {
-    Never,
-    Always,
-    Through(u64),
-}
-
-impl CheckLine {
-    /// Whether it checks with the pieces on `occupied`.
-    fn checks(self, occupied: u64) -> bool {
-        match self {
-            CheckLine::Never => false,
-            CheckLine::Always => true,
-            CheckLine::Through(between) => between & occupied == 0,
-        }
     }
 }
 
