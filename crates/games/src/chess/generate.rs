@@ -66,20 +66,20 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
     }
 
     fn forward(&self, start: u64, out: &mut [Forward]) {
-        for (i, fact) in out.iter_mut().enumerate() {
-            let at = start + i as u64;
-            *fact = if at < self.index.len() {
-                match self.index.placement(at) {
-                    None => Forward::Absent,
-                    Some(p) => self.forward_placement(&p),
-                }
-            } else {
-                // The few positions with an en passant right, whose capture the placement move
-                // generator does not know.
-                match self.board(at) {
-                    None => Forward::Absent,
-                    Some(board) => forward_one(&board, self.children),
-                }
+        let base = self.index.len();
+        let end = start + out.len() as u64;
+        self.index.placements(start.min(base)..end.min(base), |at, p| {
+            out[(at - start) as usize] = match p {
+                None => Forward::Absent,
+                Some(p) => self.forward_placement(&p),
+            };
+        });
+        // The few positions with an en passant right, whose capture the placement move
+        // generator does not know.
+        for at in start.max(base)..end {
+            out[(at - start) as usize] = match self.board(at) {
+                None => Forward::Absent,
+                Some(board) => forward_one(&board, self.children),
             };
         }
     }

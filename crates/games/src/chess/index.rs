@@ -334,7 +334,52 @@ impl TableIndex {
     /// The placement at `index` if it is a legal position stored there (canonical, pieces on
     /// distinct squares, identical pieces in order, the side not to move not in check).
     pub fn placement(&self, index: u64) -> Option<Placement> {
-        let p = self.decode(index);
+        self.position(self.decode(index), index)
+    }
+
+    /// Calls `f` with each index of `range` and [`TableIndex::placement`] of it: the same, with
+    /// each placement decoded from the one before, which is cheaper than from its index.
+    pub fn placements(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Option<Placement>)) {
+        if range.is_empty() {
+            return;
+        }
+        let mut p = self.decode(range.start);
+        let last = self.slots.len() - 1;
+        let end = if self.slots[last].piece == Piece::Pawn { 56 } else { 64 };
+        for index in range {
+            f(index, self.position(p, index));
+            // Mostly the last slot's square just counts up.
+            if p.squares[last] + 1 < end {
+                p = p.with_move(last, p.squares[last] + 1, p.to_move);
+            } else {
+                p = self.decode_next(&p);
+            }
+        }
+    }
+
+    /// The placement numbered one more than `p`'s: the last slot's square counts up and
+    /// carries into the slots before it, then into the king pair, then into the side to move.
+    fn decode_next(&self, p: &Placement) -> Placement {
+        let mut packed = pack(&p.squares);
+        for i in (2..self.slots.len()).rev() {
+            let shift = 8 * i;
+            let (first, end) = if self.slots[i].piece == Piece::Pawn { (8, 56) } else { (0, 64) };
+            if (packed >> shift & 0xff) + 1 < end {
+                return Placement { squares: unpack(packed + (1 << shift)), to_move: p.to_move };
+            }
+            packed = packed & !(0xff << shift) | first << shift;
+        }
+        let pair =
+            usize::from(self.kings.number[usize::from(p.squares[0]) * 64 + usize::from(p.squares[1])]) + 1;
+        let (pair, to_move) =
+            if pair == self.kings.pairs.len() { (0, !p.to_move) } else { (pair, p.to_move) };
+        let (wk, bk) = self.kings.pairs[pair];
+        packed = packed & !0xffff | u64::from(wk) | u64::from(bk) << 8;
+        Placement { squares: unpack(packed), to_move }
+    }
+
+    /// `p` if it is a legal position stored at `index`, its index: see [`TableIndex::placement`].
+    fn position(&self, p: Placement, index: u64) -> Option<Placement> {
         let n = self.slots.len();
         let mut occupied = 0u64;
         for (i, &s) in p.squares[..n].iter().enumerate() {
@@ -549,6 +594,33 @@ mod tests {
                 }
             }
             assert!(positions > 0);
+        }
+    }
+
+    /// Placements decoded one from the other are those decoded from their indices, across the
+    /// carries into the king pair and the side to move.
+    #[test]
+    fn placements_in_a_row_equal_the_decoded_ones() {
+        for (name, starts) in [("KRvK", 3), ("KPvKP", 5), ("KBBvK", 7), ("KRPvKR", 11)] {
+            let index = TableIndex::new(name.parse().unwrap());
+            let pair_size = index.half / index.kings.pairs.len() as u64;
+            let carries = [0, pair_size - 2, 2 * pair_size - 3, index.half - 2, index.len() - 2];
+            let spread = (0..starts).map(|k| index.len() / starts * k + k * 97);
+            for start in carries.into_iter().chain(spread) {
+                let end = (start + 200).min(index.len());
+                let mut seen = start;
+                index.placements(start..end, |i, p| {
+                    assert_eq!(i, seen, "{name}");
+                    assert_eq!(p, index.placement(i), "{name} index {i}");
+                    assert_eq!(
+                        index.decode_next(&index.decode(i)),
+                        index.decode((i + 1) % index.len()),
+                        "{name} {i}"
+                    );
+                    seen += 1;
+                });
+                assert_eq!(seen, end, "{name}");
+            }
         }
     }
 
