@@ -12,8 +12,8 @@
 use std::sync::OnceLock;
 
 use cozy_chess::{
-    get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
-    get_rook_rays, BitBoard, Board, BoardBuilder, Color, Piece, Square,
+    get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves, get_pawn_attacks,
+    get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, Color, Piece, Square,
 };
 
 use super::material::{Material, PIECES};
@@ -428,12 +428,18 @@ impl TableIndex {
         self.attacked(p, king, !color)
     }
 
-    /// Whether `by`'s pieces attack `square` in `p`.
+    /// Whether `by`'s pieces attack `square` in `p`. A slider is first tested against the lines
+    /// through `square` (one table lookup): most are not on one, and need no look at the board.
     pub fn attacked(&self, p: &Placement, square: u8, by: Color) -> bool {
-        let occupied = self.occupied(p);
-        let target = Square::index(usize::from(square));
+        let occupied = self.occupied(p).0;
+        let target = sq(square);
         self.slots.iter().zip(&p.squares).any(|(slot, &s)| {
-            slot.color == by && s != square && attacks(slot.piece, slot.color, sq(s), occupied).has(target)
+            slot.color == by
+                && s != square
+                && match slider_rays(slot.piece, target) {
+                    Some(rays) => rays.has(sq(s)) && get_between_rays(sq(s), target).0 & occupied == 0,
+                    None => attacks(slot.piece, slot.color, sq(s), BitBoard::EMPTY).has(target),
+                }
         })
     }
 
@@ -594,6 +600,35 @@ mod tests {
                 }
             }
             assert!(positions > 0);
+        }
+    }
+
+    /// Attacks found through the lines to the square are those of the pieces' own attack sets.
+    #[test]
+    fn attacked_squares_are_those_the_pieces_attack() {
+        for name in ["KQvKR", "KBBvK", "KPvKP", "KRNvKB"] {
+            let index = TableIndex::new(name.parse().unwrap());
+            let (mut checked, mut attacked) = (0, 0);
+            for i in (0..index.len()).step_by(9_973) {
+                let p = index.decode(i);
+                let occupied = index.occupied(&p);
+                if occupied.len() as usize != index.slots.len() {
+                    continue;
+                }
+                for square in 0..64u8 {
+                    for by in [Color::White, Color::Black] {
+                        let expected = index.slots.iter().zip(&p.squares).any(|(slot, &s)| {
+                            slot.color == by
+                                && s != square
+                                && attacks(slot.piece, slot.color, sq(s), occupied).has(sq(square))
+                        });
+                        assert_eq!(index.attacked(&p, square, by), expected, "{name} {i} {square} {by:?}");
+                        checked += 1;
+                        attacked += usize::from(expected);
+                    }
+                }
+            }
+            assert!(attacked > 0 && attacked < checked, "{name}: {attacked} of {checked}");
         }
     }
 
