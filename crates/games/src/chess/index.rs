@@ -69,8 +69,9 @@ pub struct TableIndex {
     slots: Vec<Slot>,
     /// The ranges of slots holding two or more identical pieces.
     repeated: Vec<std::ops::Range<usize>>,
-    /// For each slot, the first slot identical to it.
-    group: [u8; 5],
+    /// For each slot, the slots holding the same piece (itself included) as a range `start..end`:
+    /// their squares are kept sorted, and a lone piece's range has one slot.
+    identical: [(u8, u8); 5],
     pawns: bool,
     /// The king pairs of the table's symmetries.
     kings: &'static KingPairs,
@@ -211,27 +212,32 @@ impl TableIndex {
             }
         }
         let pawns = material.has_pawns();
+        let kings = KingPairs::get(pawns);
         let half = slots[2..]
             .iter()
             .map(|s| if s.piece == Piece::Pawn { PAWN_SQUARES } else { 64 })
             .product::<u64>()
-            * KingPairs::get(pawns).pairs.len() as u64;
-        let kings = KingPairs::get(pawns);
-        let mut group = [0u8; 5];
-        let mut repeated = Vec::new();
+            * kings.pairs.len() as u64;
+        // Identical pieces are adjacent slots.
+        let mut identical = [(0u8, 0u8); 5];
         for i in 0..slots.len() {
-            group[i] = (0..=i).find(|&j| slots[j] == slots[i]).unwrap_or(i) as u8;
-            if usize::from(group[i]) < i && (i + 1 == slots.len() || slots[i + 1] != slots[i]) {
-                repeated.push(usize::from(group[i])..i + 1);
-            }
+            let start = (0..=i).find(|&j| slots[j] == slots[i]).unwrap_or(i);
+            let end = (i..slots.len()).find(|&j| slots[j] != slots[i]).unwrap_or(slots.len());
+            identical[i] = (start as u8, end as u8);
         }
+        let mut repeated: Vec<_> = identical[..slots.len()]
+            .iter()
+            .filter(|&&(start, end)| end - start > 1)
+            .map(|&(start, end)| usize::from(start)..usize::from(end))
+            .collect();
+        repeated.dedup();
         let mut weights = [0u64; 5];
         let mut weight = 1;
         for i in (2..slots.len()).rev() {
             weights[i] = weight;
             weight *= if slots[i].piece == Piece::Pawn { PAWN_SQUARES } else { 64 };
         }
-        Self { material, slots, repeated, group, pawns, half, weights, kings, pair_weight: weight }
+        Self { material, slots, repeated, identical, pawns, half, weights, kings, pair_weight: weight }
     }
 
     /// The table's material.
@@ -295,17 +301,15 @@ impl TableIndex {
             }
             let number = |at: usize| i64::from(kings.number[at]);
             (number(pair(nwk, nbk)) - number(pair(wk, bk))) * self.pair_weight as i64
-        } else if usize::from(self.group[slot]) == slot && self.slots.get(slot + 1) != Some(&self.slots[slot])
-        {
+        } else if self.identical[slot].1 - self.identical[slot].0 == 1 {
             (i64::from(to) - i64::from(p.squares[slot])) * self.weights[slot] as i64
         } else {
             // One of identical pieces: their squares stay sorted, so each one's digit may change.
-            let range = self.repeated.iter().find(|range| range.contains(&slot))?;
+            let range = usize::from(self.identical[slot].0)..usize::from(self.identical[slot].1);
             let mut squares = p.squares;
             squares[slot] = to;
             squares[range.clone()].sort_unstable();
             range
-                .clone()
                 .map(|i| (i64::from(squares[i]) - i64::from(p.squares[i])) * self.weights[i] as i64)
                 .sum()
         };
@@ -491,7 +495,7 @@ impl TableIndex {
         let n = self.slots.len();
         let mut cells = [(0u8, 0u8); 5];
         for (i, cell) in cells.iter_mut().enumerate().take(n) {
-            *cell = (p.squares[i], self.group[i]);
+            *cell = (p.squares[i], self.identical[i].0);
         }
         cells[..n].sort_unstable();
         (cells, n)
