@@ -309,9 +309,7 @@ impl TableIndex {
             let mut squares = p.squares;
             squares[slot] = to;
             squares[range.clone()].sort_unstable();
-            range
-                .map(|i| (i64::from(squares[i]) - i64::from(p.squares[i])) * self.weights[i] as i64)
-                .sum()
+            range.map(|i| (i64::from(squares[i]) - i64::from(p.squares[i])) * self.weights[i] as i64).sum()
         };
         let side = if p.to_move == Color::White { self.half as i64 } else { -(self.half as i64) };
         Some((index as i64 + moved + side) as u64)
@@ -434,16 +432,12 @@ impl TableIndex {
 
     /// Whether `by`'s pieces attack `square` in `p`. A slider is first tested against the lines
     /// through `square` (one table lookup): most are not on one, and need no look at the board.
+    /// A piece on `square` itself is the one a move there would capture, not an attacker.
     pub fn attacked(&self, p: &Placement, square: u8, by: Color) -> bool {
         let occupied = self.occupied(p).0;
         let target = sq(square);
-        self.slots.iter().zip(&p.squares).any(|(slot, &s)| {
-            slot.color == by
-                && s != square
-                && match slider_rays(slot.piece, target) {
-                    Some(rays) => rays.has(sq(s)) && get_between_rays(sq(s), target).0 & occupied == 0,
-                    None => attacks(slot.piece, slot.color, sq(s), BitBoard::EMPTY).has(target),
-                }
+        self.slots.iter().zip(&p.squares).any(|(&slot, &s)| {
+            slot.color == by && s != square && attack_line(slot, s, target) & occupied == 0
         })
     }
 
@@ -568,6 +562,22 @@ pub fn slider_rays(piece: Piece, target: Square) -> Option<BitBoard> {
         Piece::King | Piece::Knight | Piece::Pawn => None,
     }
 }
+
+/// The squares that must all be empty for `slot`'s piece on `from` to attack `target`: the
+/// squares between them for a slider on a line through `target`, none for a piece that attacks
+/// it whatever stands elsewhere, and [`NEVER`] for one that cannot attack it from there.
+#[inline]
+pub fn attack_line(slot: Slot, from: u8, target: Square) -> u64 {
+    match slider_rays(slot.piece, target) {
+        Some(rays) if rays.has(sq(from)) => get_between_rays(sq(from), target).0,
+        Some(_) => NEVER,
+        None if attacks(slot.piece, slot.color, sq(from), BitBoard::EMPTY).has(target) => 0,
+        None => NEVER,
+    }
+}
+
+/// An [`attack_line`] that is never empty: every square.
+pub const NEVER: u64 = u64::MAX;
 
 #[cfg(test)]
 mod tests {

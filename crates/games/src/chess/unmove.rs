@@ -2,9 +2,9 @@
 //! nor a promotion, leads to a given one. Captures and promotions leave the table, so they have
 //! no un-move here; castling and en passant do not occur in tables.
 
-use cozy_chess::{get_between_rays, BitBoard, Color, Piece, Square};
+use cozy_chess::{BitBoard, Color, Piece, Square};
 
-use super::index::{attacks, slider_rays, sq, Placement, TableIndex};
+use super::index::{attack_line, attacks, sq, Placement, TableIndex, NEVER};
 
 impl TableIndex {
     /// Calls `f` with the placement of every position that reaches `p` by one move staying in
@@ -50,21 +50,10 @@ impl TableIndex {
     /// (none for a piece that checks whatever stands elsewhere; every square, which are never
     /// all empty, for one that never checks).
     fn check_lines(&self, p: &Placement, king: Square) -> [u64; 5] {
-        const NEVER: u64 = u64::MAX;
         let mut lines = [NEVER; 5];
-        let occupied = self.occupied(p);
-        for (line, (slot, &s)) in lines.iter_mut().zip(self.slots().iter().zip(&p.squares)) {
-            if slot.color == p.to_move {
-                continue;
-            }
-            let Some(rays) = slider_rays(slot.piece, king) else {
-                if attacks(slot.piece, slot.color, sq(s), occupied).has(king) {
-                    *line = 0;
-                }
-                continue;
-            };
-            if rays.has(sq(s)) {
-                *line = get_between_rays(sq(s), king).0;
+        for (line, (&slot, &s)) in lines.iter_mut().zip(self.slots().iter().zip(&p.squares)) {
+            if slot.color != p.to_move {
+                *line = attack_line(slot, s, king);
             }
         }
         lines
