@@ -393,6 +393,33 @@ mod tests {
         assert_eq!(again, random_position(22, &mut gamegraph::rng::SplitMix64(3)));
     }
 
+    /// Null windows at and around the value of random positions, and far above it, where the
+    /// stable discs cut off: the small solver's fail-soft answers hold, and some cutoffs happen.
+    /// The stable discs' bound itself never falls below the value, and near the end it often
+    /// meets it.
+    #[test]
+    fn small_solver_with_stability_cutoffs_equals_minimax() {
+        let mut rng = gamegraph::rng::SplitMix64(11);
+        let (mut cutoffs, mut tight) = (0, 0);
+        for i in 0..160 {
+            let b = random_position(1 + i % 8, &mut rng).expect("random games reach the board");
+            let exact = minimax(&b);
+            if let Some(high) = endgame::stability_cutoff(b.player, b.opponent, 63) {
+                assert!(high >= exact, "{}: bound {high} below {exact}", Othello.format_position(&b));
+                tight += usize::from(high == exact);
+            }
+            if b.empties() < 7 {
+                continue;
+            }
+            for a in [exact - 3, exact - 1, exact, exact + 1, 20, 40, 56] {
+                let a = a.clamp(-64, 63);
+                cutoffs += usize::from(endgame::stability_cutoff(b.player, b.opponent, a).is_some());
+                check_fail_soft(solve_small(b.player, b.opponent, a, a + 1, &mut 0), exact, a, a + 1, &b);
+            }
+        }
+        assert!(cutoffs > 10 && tight > 10, "{cutoffs} stability cutoffs, {tight} tight bounds");
+    }
+
     #[test]
     fn notation_round_trips() {
         let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
@@ -405,17 +432,31 @@ mod tests {
         assert_eq!(Othello.parse_position(&format!("{} Z", &text[..64])).unwrap_err().column, 66);
     }
 
+    /// The exact score by plain minimax over the Game trait.
+    fn minimax(b: &Board) -> i32 {
+        let mut moves = Vec::new();
+        Othello.moves(b, &mut moves);
+        if moves.is_empty() {
+            return b.final_score();
+        }
+        moves.iter().map(|&m| -minimax(&Othello.play(b, m))).max().unwrap()
+    }
+
+    /// Checks the fail-soft result `v` of a search of a position worth `exact` in `(a, w)`.
+    fn check_fail_soft(v: i32, exact: i32, a: i32, w: i32, b: &Board) {
+        let at = Othello.format_position(b);
+        if v <= a {
+            assert!(exact <= v, "{at}: {v} in ({a}, {w}) for {exact}");
+        } else if v >= w {
+            assert!(exact >= v, "{at}: {v} in ({a}, {w}) for {exact}");
+        } else {
+            assert_eq!(v, exact, "{at}");
+        }
+    }
+
     /// The small solver against plain minimax over the Game trait.
     #[test]
     fn small_solver_equals_minimax() {
-        fn minimax(b: &Board) -> i32 {
-            let mut moves = Vec::new();
-            Othello.moves(b, &mut moves);
-            if moves.is_empty() {
-                return b.final_score();
-            }
-            moves.iter().map(|&m| -minimax(&Othello.play(b, m))).max().unwrap()
-        }
         let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
         let mut b = Othello.parse_position(text).unwrap();
         // Play the first legal moves until 7 empties remain, checking every window on the way.
@@ -429,14 +470,7 @@ mod tests {
                     Othello.format_position(&b)
                 );
                 for (a, w) in [(-64, exact), (exact, 64), (exact - 1, exact + 1)] {
-                    let v = solve_small(b.player, b.opponent, a, w, &mut 0);
-                    if v <= a {
-                        assert!(exact <= v);
-                    } else if v >= w {
-                        assert!(exact >= v);
-                    } else {
-                        assert_eq!(v, exact);
-                    }
+                    check_fail_soft(solve_small(b.player, b.opponent, a, w, &mut 0), exact, a, w, &b);
                 }
             }
             let mut moves = Vec::new();
