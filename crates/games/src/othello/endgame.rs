@@ -205,8 +205,14 @@ pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
     if 64 - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
         return None;
     }
-    let high = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    let high = stable_ceiling(p, o);
     (high <= alpha).then_some(high)
+}
+
+/// The best score `p` to move against `o` can reach: the opponent keeps its stable discs.
+#[inline]
+pub(super) fn stable_ceiling(p: u64, o: u64) -> i32 {
+    64 - 2 * stable_discs(o, p).count_ones() as i32
 }
 
 /// The sort key of the move to `sq` that leads to `p` to move against `o`: the fewer replies

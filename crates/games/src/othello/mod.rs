@@ -194,8 +194,7 @@ impl ExactHints for Othello {
         if b.empties() < STABILITY_FROM {
             return (-64, 64);
         }
-        let kept = |p: u64, o: u64| stable_discs(p, o).count_ones() as i32;
-        (2 * kept(b.player, b.opponent) - 64, 64 - 2 * kept(b.opponent, b.player))
+        (-endgame::stable_ceiling(b.opponent, b.player), endgame::stable_ceiling(b.player, b.opponent))
     }
 }
 
