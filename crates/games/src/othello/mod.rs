@@ -419,6 +419,43 @@ mod tests {
         assert!(cutoffs > 10 && tight > 10, "{cutoffs} stability cutoffs, {tight} tight bounds");
     }
 
+    /// The small solver's parity levels (six empties and fewer), with passes and finished games
+    /// (full boards too) among them, against minimax on every null window and on wide ones: exact inside the
+    /// window, a bound on the right side outside it.
+    #[test]
+    fn small_solver_tail_is_fail_soft_on_every_window() {
+        let mut rng = gamegraph::rng::SplitMix64(23);
+        let (mut passes, mut over) = (0, 0);
+        for i in 0..300 {
+            let b = random_position(1 + i % 6, &mut rng).expect("random games reach the board");
+            // The same discs with the other side to move, which may have to pass, and the
+            // position after a move, where the game may be over.
+            let mut moves = Vec::new();
+            Othello.moves(&b, &mut moves);
+            let child = Othello.play(&b, moves[i as usize % moves.len()]);
+            for b in [b, b.passed(), child] {
+                let exact = minimax(&b);
+                let mut moves = Vec::new();
+                Othello.moves(&b, &mut moves);
+                passes += usize::from(moves == [PASS]);
+                over += usize::from(moves.is_empty());
+                assert_eq!(
+                    solve_small(b.player, b.opponent, -64, 64, &mut 0),
+                    exact,
+                    "{}",
+                    Othello.format_position(&b)
+                );
+                for a in -64..64 {
+                    check_fail_soft(solve_small(b.player, b.opponent, a, a + 1, &mut 0), exact, a, a + 1, &b);
+                }
+                for (a, w) in [(exact - 5, exact + 3), (-64, exact - 2), (exact + 2, 64)] {
+                    check_fail_soft(solve_small(b.player, b.opponent, a, w, &mut 0), exact, a, w, &b);
+                }
+            }
+        }
+        assert!(passes > 20 && over > 20, "{passes} passes, {over} finished games");
+    }
+
     #[test]
     fn notation_round_trips() {
         let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
