@@ -420,8 +420,8 @@ mod tests {
     }
 
     /// The small solver's parity levels (six empties and fewer), with passes and finished games
-    /// (full boards too) among them, against minimax on every null window and on wide ones: exact inside the
-    /// window, a bound on the right side outside it.
+    /// (full boards too) among them, against minimax on every null window and on wide ones:
+    /// exact inside the window, a bound on the right side outside it.
     #[test]
     fn small_solver_tail_is_fail_soft_on_every_window() {
         let mut rng = gamegraph::rng::SplitMix64(23);
