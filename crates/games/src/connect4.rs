@@ -33,6 +33,14 @@ pub struct Connect4 {
 /// The widest board: one playable row and its spare bit per column.
 const MAX_WIDTH: usize = 32;
 
+/// Positions with this many empty cells or fewer are solved by the game itself
+/// ([`Connect4::solve_small`]), without the engine's table. Measured with callgrind on the first
+/// 30 positions of Test_L2_R2 (one thread), against 1.578 G instructions with the engine down to
+/// the end: 1.452 G from 6 empties, 1.390 G from 8, 1.472 G from 10, although 8 visits 32% more
+/// nodes. Wall time, runs interleaved: Test_L2_R2 (first 200) 5.6 ms a position against 6.5 ms
+/// (medians of six), Test_L1_R2 (first 20) 97.5 ms against 105 ms, Test_L1_R3 (first 4) the same.
+const SMALL_EMPTIES: u32 = 8;
+
 /// A position: the stones of the player to move, all stones, and how many there are; plus the
 /// same two bitboards mirrored left to right, kept up to date move by move so that the
 /// symmetric table key costs two additions instead of a loop over the columns.
@@ -188,8 +196,13 @@ impl Connect4 {
 
     /// The moves (cells) that do not let the opponent win at once; empty if every move does.
     fn non_losing(&self, b: &Board) -> u64 {
-        let mut possible = self.playable(b);
-        let threats = self.winning_cells(b.current ^ b.mask, b.mask);
+        self.non_losing_cells(b.current, b.mask)
+    }
+
+    /// [`Connect4::non_losing`] for the stones `current` of the player to move among `mask`.
+    fn non_losing_cells(&self, current: u64, mask: u64) -> u64 {
+        let mut possible = mask.wrapping_add(self.bottom) & self.board;
+        let threats = self.winning_cells(current ^ mask, mask);
         let forced = possible & threats;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
@@ -342,6 +355,18 @@ impl Evaluate for Connect4 {
 }
 
 impl ExactHints for Connect4 {
+    fn solves_directly(&self, b: &Board) -> bool {
+        self.cells() - b.moves <= SMALL_EMPTIES
+    }
+
+    /// Any position that is not over: a win with the next stone is found here, the rest by
+    /// [`Connect4::solve_small`].
+    fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
+        if self.winning_cells(b.current, b.mask) & self.playable(b) != 0 {
+            return Some(self.win_now_score(b));
+        }
+        Some(self.solve_small(b.current, b.mask, b.moves, alpha, beta, nodes))
+    }
     fn immediate_score(&self, b: &Board) -> Option<i32> {
         if self.is_final(b) {
             return None;
@@ -391,12 +416,7 @@ impl Connect4 {
     fn order_by_threats(&self, b: &Board, moves: &mut [u8]) {
         let playable = self.playable(b);
         // Fewer is better: many threats, then near the centre; the column in the low byte.
-        let key = |c: u8| {
-            let c32 = u32::from(c);
-            let cell = playable & self.column_mask(c32);
-            let threats = self.winning_cells(b.current | cell, b.mask).count_ones();
-            (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | c32
-        };
+        let key = |c: u8| self.order_key(b.current, b.mask, playable & self.column_mask(u32::from(c)), c);
         // Insertion sort on precomputed keys: a handful of moves, no allocation.
         let mut keyed = [0u32; MAX_WIDTH];
         let n = moves.len().min(MAX_WIDTH);
@@ -412,6 +432,78 @@ impl Connect4 {
         for (slot, &k) in moves.iter_mut().zip(&keyed[..n]) {
             *slot = k as u8;
         }
+    }
+}
+
+impl Connect4 {
+    /// The sort key of playing `cell` (in column `c`): fewer is better, that is many threats,
+    /// then near the centre; the column in the low byte.
+    #[inline]
+    fn order_key(&self, current: u64, mask: u64, cell: u64, c: u8) -> u32 {
+        let threats = self.winning_cells(current | cell, mask).count_ones();
+        (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | u32::from(c)
+    }
+
+    /// The exact fail-soft score within `(alpha, beta)` of the position with the stones
+    /// `current` of the player to move among `mask` (`moves` of them), who cannot win with his
+    /// next stone: a plain alpha-beta without a table, for the last few empty cells, where
+    /// probing and storing cost more than the transpositions save.
+    fn solve_small(
+        &self,
+        current: u64,
+        mask: u64,
+        moves: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        nodes: &mut u64,
+    ) -> i32 {
+        *nodes += 1;
+        let cells = self.cells();
+        let allowed = self.non_losing_cells(current, mask);
+        if allowed == 0 {
+            return -(((cells - moves) / 2) as i32);
+        }
+        if moves + 2 >= cells {
+            return 0;
+        }
+        let low = -(((cells - 2 - moves) / 2) as i32);
+        let high = ((cells - 1 - moves) / 2) as i32;
+        if low >= beta {
+            return low;
+        }
+        if high <= alpha {
+            return high;
+        }
+        alpha = alpha.max(low);
+        beta = beta.min(high);
+        let mut keyed = [0u32; MAX_WIDTH];
+        let mut n = 0;
+        let mut left = allowed;
+        while left != 0 {
+            let cell = left & left.wrapping_neg();
+            left ^= cell;
+            let k = self.order_key(current, mask, cell, self.column_of_cell[cell.trailing_zeros() as usize]);
+            let mut j = n;
+            while j > 0 && keyed[j - 1] > k {
+                keyed[j] = keyed[j - 1];
+                j -= 1;
+            }
+            keyed[j] = k;
+            n += 1;
+        }
+        let mut best = -i32::MAX;
+        for &k in &keyed[..n] {
+            let cell = self.drop_cell(mask, k & 0xFF);
+            let score = -self.solve_small(current ^ mask, mask | cell, moves + 1, -beta, -alpha, nodes);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        best
     }
 }
 
@@ -565,6 +657,74 @@ impl Connect4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamegraph::rng::SplitMix64;
+
+    /// The value of `b` by plain minimax over the rules, the oracle of the small solver.
+    fn minimax(game: &Connect4, b: &Board) -> i32 {
+        let mut moves = Vec::new();
+        game.moves(b, &mut moves);
+        if moves.is_empty() {
+            return -game.final_loss(b);
+        }
+        moves.iter().map(|&m| -minimax(game, &game.play(b, m))).max().unwrap_or(0)
+    }
+
+    /// Positions with at most `SMALL_EMPTIES` empty cells, not over, from random play on
+    /// boards of several sizes.
+    fn small_positions(count: usize) -> Vec<(Connect4, Board)> {
+        let mut rng = SplitMix64(7);
+        let mut out = Vec::new();
+        let sizes = [(7, 6), (5, 4), (4, 4), (6, 5), (4, 3)];
+        while out.len() < count {
+            let game = Connect4::new(sizes[out.len() % sizes.len()].0, sizes[out.len() % sizes.len()].1)
+                .expect("a board that fits");
+            let mut b = game.start();
+            let mut moves = Vec::new();
+            loop {
+                moves.clear();
+                game.moves(&b, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if game.cells() - b.moves <= SMALL_EMPTIES && rng.below(3) == 0 {
+                    out.push((game, b));
+                    break;
+                }
+                b = game.play(&b, moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    /// The small solver is exact and fail-soft on every window: a result at or below alpha
+    /// bounds the value from above, at or above beta from below, and else is the value. The
+    /// positions include threats to block, double threats and full boards but for a cell.
+    #[test]
+    fn small_solver_is_fail_soft_on_every_window() {
+        let (mut forced, mut lost) = (0, 0);
+        for (game, b) in small_positions(300) {
+            let value = minimax(&game, &b);
+            let threats = game.winning_cells(b.current ^ b.mask, b.mask) & game.playable(&b);
+            forced += usize::from(threats != 0);
+            lost += usize::from(threats.count_ones() >= 2);
+            assert!(game.solves_directly(&b));
+            let windows = (-12..12).map(|a| (a, a + 1)).chain([(-30, 30), (-3, 2), (0, 5)]);
+            for (alpha, beta) in windows {
+                let mut nodes = 0;
+                let r = game.solve_directly(&b, alpha, beta, &mut nodes).expect("solved");
+                let at = game.format_position(&b);
+                if r <= alpha {
+                    assert!(value <= r, "{at} ({alpha}, {beta}): {r} above the value {value}");
+                } else if r >= beta {
+                    assert!(value >= r, "{at} ({alpha}, {beta}): {r} below the value {value}");
+                } else {
+                    assert_eq!(r, value, "{at} ({alpha}, {beta})");
+                }
+                assert!(nodes > 0 || r == game.win_now_score(&b));
+            }
+        }
+        assert!(forced > 20 && lost > 5, "too few threats among the positions: {forced}, {lost}");
+    }
 
     #[test]
     fn detects_fours_in_every_direction() {
