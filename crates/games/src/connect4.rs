@@ -359,8 +359,8 @@ impl ExactHints for Connect4 {
         self.cells() - b.moves <= SMALL_EMPTIES
     }
 
-    /// Any position that is not over: a win with the next stone is found here, the rest by
-    /// [`Connect4::solve_small`].
+    /// Any position that is not over: a win with the next stone is found at once, the rest by a
+    /// plain alpha-beta without the table.
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
         if self.winning_cells(b.current, b.mask) & self.playable(b) != 0 {
             return Some(self.win_now_score(b));
