@@ -81,3 +81,19 @@ pub fn perft<G: gamegraph::Game + ?Sized>(game: &G, pos: &G::Position, depth: u3
     }
     moves.iter().map(|&mv| perft(game, &game.play(pos, mv), depth - 1)).sum()
 }
+
+/// What the games' own tests share.
+#[cfg(test)]
+mod testing {
+    /// Checks the fail-soft result `v` of a search within `(a, w)` of the position `at`, worth
+    /// `exact`: a bound on the right side outside the window, the value inside it.
+    pub(crate) fn check_fail_soft(v: i32, exact: i32, a: i32, w: i32, at: &str) {
+        if v <= a {
+            assert!(exact <= v, "{at}: {v} in ({a}, {w}) for {exact}");
+        } else if v >= w {
+            assert!(exact >= v, "{at}: {v} in ({a}, {w}) for {exact}");
+        } else {
+            assert_eq!(v, exact, "{at}");
+        }
+    }
+}

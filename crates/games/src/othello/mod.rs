@@ -480,14 +480,7 @@ mod tests {
 
     /// Checks the fail-soft result `v` of a search of a position worth `exact` in `(a, w)`.
     fn check_fail_soft(v: i32, exact: i32, a: i32, w: i32, b: &Board) {
-        let at = Othello.format_position(b);
-        if v <= a {
-            assert!(exact <= v, "{at}: {v} in ({a}, {w}) for {exact}");
-        } else if v >= w {
-            assert!(exact >= v, "{at}: {v} in ({a}, {w}) for {exact}");
-        } else {
-            assert_eq!(v, exact, "{at}");
-        }
+        crate::testing::check_fail_soft(v, exact, a, w, &Othello.format_position(b));
     }
 
     /// The small solver against plain minimax over the Game trait.
