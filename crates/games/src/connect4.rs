@@ -158,7 +158,12 @@ impl Connect4 {
 
     /// The cells where a stone could be played now.
     fn playable(&self, b: &Board) -> u64 {
-        b.mask.wrapping_add(self.bottom) & self.board
+        self.playable_cells(b.mask)
+    }
+
+    /// [`Connect4::playable`] among the stones `mask`.
+    fn playable_cells(&self, mask: u64) -> u64 {
+        mask.wrapping_add(self.bottom) & self.board
     }
 
     /// The empty cells that would complete four in a row for the stones `stones`.
@@ -201,7 +206,7 @@ impl Connect4 {
 
     /// [`Connect4::non_losing`] for the stones `current` of the player to move among `mask`.
     fn non_losing_cells(&self, current: u64, mask: u64) -> u64 {
-        let mut possible = mask.wrapping_add(self.bottom) & self.board;
+        let mut possible = self.playable_cells(mask);
         let threats = self.winning_cells(current ^ mask, mask);
         let forced = possible & threats;
         if forced != 0 {
@@ -233,6 +238,11 @@ impl Connect4 {
     fn centre_first(&self) -> impl Iterator<Item = u32> + '_ {
         let w = self.width as i32;
         (0..w).map(move |i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u32).filter(move |&c| c < self.width)
+    }
+
+    /// Whether the player to move wins with his next stone.
+    fn can_win_now(&self, b: &Board) -> bool {
+        self.winning_cells(b.current, b.mask) & self.playable(b) != 0
     }
 
     /// The score of a win by the player to move with his next stone.
@@ -362,16 +372,17 @@ impl ExactHints for Connect4 {
     /// Any position that is not over: a win with the next stone is found at once, the rest by a
     /// plain alpha-beta without the table.
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
-        if self.winning_cells(b.current, b.mask) & self.playable(b) != 0 {
+        if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
         Some(self.solve_small(b.current, b.mask, b.moves, alpha, beta, nodes))
     }
+
     fn immediate_score(&self, b: &Board) -> Option<i32> {
         if self.is_final(b) {
             return None;
         }
-        if self.winning_cells(b.current, b.mask) & self.playable(b) != 0 {
+        if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
         if self.non_losing(b) == 0 {
@@ -421,21 +432,13 @@ impl Connect4 {
         let mut keyed = [0u32; MAX_WIDTH];
         let n = moves.len().min(MAX_WIDTH);
         for (i, &c) in moves[..n].iter().enumerate() {
-            let k = key(c);
-            let mut j = i;
-            while j > 0 && keyed[j - 1] > k {
-                keyed[j] = keyed[j - 1];
-                j -= 1;
-            }
-            keyed[j] = k;
+            insert_sorted(&mut keyed, i, key(c));
         }
         for (slot, &k) in moves.iter_mut().zip(&keyed[..n]) {
             *slot = k as u8;
         }
     }
-}
 
-impl Connect4 {
     /// The sort key of playing `cell` (in column `c`): fewer is better, that is many threats,
     /// then near the centre; the column in the low byte.
     #[inline]
@@ -483,12 +486,7 @@ impl Connect4 {
             let cell = left & left.wrapping_neg();
             left ^= cell;
             let k = self.order_key(current, mask, cell, self.column_of_cell[cell.trailing_zeros() as usize]);
-            let mut j = n;
-            while j > 0 && keyed[j - 1] > k {
-                keyed[j] = keyed[j - 1];
-                j -= 1;
-            }
-            keyed[j] = k;
+            insert_sorted(&mut keyed, n, k);
             n += 1;
         }
         let mut best = -i32::MAX;
@@ -505,6 +503,17 @@ impl Connect4 {
         }
         best
     }
+}
+
+/// Inserts `key` into the sorted `keyed[..n]`, which has room for one more.
+#[inline]
+fn insert_sorted(keyed: &mut [u32], n: usize, key: u32) {
+    let mut j = n;
+    while j > 0 && keyed[j - 1] > key {
+        keyed[j] = keyed[j - 1];
+        j -= 1;
+    }
+    keyed[j] = key;
 }
 
 impl PositionKey for Connect4 {
