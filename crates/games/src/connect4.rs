@@ -450,7 +450,8 @@ impl Connect4 {
     /// The exact fail-soft score within `(alpha, beta)` of the position with the stones
     /// `current` of the player to move among `mask` (`moves` of them), who cannot win with his
     /// next stone: a plain alpha-beta without a table, for the last few empty cells, where
-    /// probing and storing cost more than the transpositions save.
+    /// probing and storing cost more than the transpositions save. Counts in `nodes` the
+    /// positions it plays into, as the engine counted this one.
     fn solve_small(
         &self,
         current: u64,
@@ -460,7 +461,6 @@ impl Connect4 {
         mut beta: i32,
         nodes: &mut u64,
     ) -> i32 {
-        *nodes += 1;
         let cells = self.cells();
         let allowed = self.non_losing_cells(current, mask);
         if allowed == 0 {
@@ -492,6 +492,7 @@ impl Connect4 {
         let mut best = -i32::MAX;
         for &k in &keyed[..n] {
             let cell = self.drop_cell(mask, k & 0xFF);
+            *nodes += 1;
             let score = -self.solve_small(current ^ mask, mask | cell, moves + 1, -beta, -alpha, nodes);
             if score > best {
                 best = score;
@@ -710,7 +711,7 @@ mod tests {
     /// positions include threats to block, double threats and full boards but for a cell.
     #[test]
     fn small_solver_is_fail_soft_on_every_window() {
-        let (mut forced, mut lost) = (0, 0);
+        let (mut forced, mut lost, mut played) = (0, 0, 0);
         for (game, b) in small_positions(300) {
             let value = minimax(&game, &b);
             let threats = game.winning_cells(b.current ^ b.mask, b.mask) & game.playable(&b);
@@ -722,10 +723,14 @@ mod tests {
                 let mut nodes = 0;
                 let r = game.solve_directly(&b, alpha, beta, &mut nodes).expect("solved");
                 crate::testing::check_fail_soft(r, value, alpha, beta, &game.format_position(&b));
-                assert!(nodes > 0 || r == game.win_now_score(&b));
+                // The nodes are the positions played into: none when two threats cannot be
+                // blocked, as the engine counted the position handed over.
+                assert!(threats.count_ones() < 2 || nodes == 0, "{nodes} nodes in a lost position");
+                played += nodes;
             }
         }
         assert!(forced > 20 && lost > 5, "too few threats among the positions: {forced}, {lost}");
+        assert!(played > 0);
     }
 
     #[test]
