@@ -1,22 +1,29 @@
 //! Trains the pattern weights of the Othello evaluation (`othello::eval`) on exact endgame scores.
 //!
 //! `gen GAMES SEED OUT` plays reproducible games (random openings, then the current evaluation's
-//! choice with noise), solves every position from `LABELLED_FROM` empties down to `LABELLED_TO`
-//! exactly, and writes one `PLAYER OPPONENT SCORE` line per position (discs in hexadecimal).
+//! choice with noise; one game in three random to the end, like `bench othello --random`), solves
+//! every position from `LABELLED_FROM` empties down to `LABELLED_TO` exactly, labels those with
+//! more empties, up to `SEARCHED_TO`, by a search with the current evaluation down to
+//! `LABELLED_FROM` empties, and writes one `PLAYER OPPONENT SCORE` line per position (discs in
+//! hexadecimal).
 //! `fit OUT SAMPLES...` fits the weights of each stage by ridge regression (conjugate gradients)
 //! and writes them in the format `eval::Weights` reads, printing each stage's error.
+//! `check N EMPTIES SEED WEIGHTS...` compares those weights with the built-in ones on N positions
+//! from random play (as `bench othello --random` makes them; use another seed than the bench's),
+//! each solved exactly: the error of each evaluation.
 //!
-//! `cargo run --release -p gamegraph-games --example train_othello_eval -- gen 20000 1 samples.txt`
+//! `cargo run --release -p gamegraph-games --example train_othello_eval -- gen 12000 7 samples.txt`
 //! `cargo run --release -p gamegraph-games --example train_othello_eval -- fit crates/games/src/othello/eval.bin samples.txt`
+//! `cargo run --release -p gamegraph-games --example train_othello_eval -- check 200 20 1000 new.bin`
 
 use std::io::{BufRead, Write};
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
 use gamegraph::rng::SplitMix64;
 use gamegraph::{Evaluate, Game};
-use gamegraph_games::othello::eval::{self, Weights, STAGES};
+use gamegraph_games::othello::eval::{self, Weights};
 use gamegraph_games::othello::patterns::{self, WEIGHTS};
-use gamegraph_games::othello::{legal_moves, Board};
+use gamegraph_games::othello::{self, legal_moves, Board};
 use gamegraph_games::Othello;
 use rayon::prelude::*;
 
@@ -24,18 +31,30 @@ use rayon::prelude::*;
 const LABELLED_FROM: u32 = 18;
 const LABELLED_TO: u32 = 6;
 
+/// Positions with more empties than [`LABELLED_FROM`], up to this many, are labelled by a search
+/// that ends at `LABELLED_FROM` empties, where the evaluation was fitted to exact scores.
+const SEARCHED_TO: u32 = 26;
+
 /// Plies of the opening played at random.
 const RANDOM_PLIES: u32 = 8;
 
+/// One game in this many is played at random to the end.
+const RANDOM_GAME_EVERY: u64 = 3;
+
+/// Weight sets fitted, by four empties (`eval::stage_of`), unless `STAGES` says otherwise.
+const STAGES: usize = 5;
+
 /// Ridge penalty per weight, in squared discs.
-const RIDGE: f64 = 2.0;
+const RIDGE: f64 = 8.0;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen") if args.len() == 4 => generate(args[1].parse()?, args[2].parse()?, &args[3]),
         Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
-        _ => Err("usage: train_othello_eval gen GAMES SEED OUT | fit OUT SAMPLES...".into()),
+        Some("check") if args.len() >= 4 => check(args[1].parse()?, args[2].parse()?, args[3].parse()?, &args[4..]),
+        _ => Err("usage: train_othello_eval gen GAMES SEED OUT | fit OUT SAMPLES... | check N EMPTIES SEED WEIGHTS..."
+            .into()),
     }
 }
 
@@ -44,7 +63,8 @@ fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::
     let lines: Vec<String> = (0..games)
         .into_par_iter()
         .flat_map_iter(|g| {
-            let lines = play_and_label(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g);
+            let random_plies = if g % RANDOM_GAME_EVERY == 0 { u32::MAX } else { RANDOM_PLIES };
+            let lines = play_and_label(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g, random_plies);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if n % 500 == 0 {
                 eprintln!("{n} games");
@@ -61,7 +81,7 @@ fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::
 }
 
 /// One game's labelled positions.
-fn play_and_label(seed: u64) -> Vec<String> {
+fn play_and_label(seed: u64, random_plies: u32) -> Vec<String> {
     let mut rng = SplitMix64(seed);
     let engine = Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() });
     let mut board = Othello.start();
@@ -73,11 +93,20 @@ fn play_and_label(seed: u64) -> Vec<String> {
         if moves.is_empty() || board.empties() < LABELLED_TO {
             break;
         }
-        if board.empties() <= LABELLED_FROM {
-            let score = engine.solve(&board, Limits::default()).value;
+        let empties = board.empties();
+        let score = if empties <= LABELLED_FROM {
+            Some(engine.solve(&board, Limits::default()).value)
+        } else if empties <= SEARCHED_TO {
+            let bound = 65 * eval::SCALE;
+            let depth = empties - LABELLED_FROM;
+            Some(eval::to_discs(eval::search(board.player, board.opponent, depth, -bound, bound)))
+        } else {
+            None
+        };
+        if let Some(score) = score {
             lines.push(format!("{:016x} {:016x} {score}", board.player, board.opponent));
         }
-        let pick = if ply < RANDOM_PLIES {
+        let pick = if ply < random_plies {
             rng.below(moves.len() as u64) as usize
         } else {
             noisy_best(&board, &moves, &mut rng)
@@ -123,15 +152,16 @@ fn fit(out: &str, files: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let (samples, held) = all.split_at(all.len() - all.len() / 10);
     eprintln!("{} samples, {} held out", samples.len(), held.len());
     let penalty: f64 = std::env::var("RIDGE").ok().and_then(|r| r.parse().ok()).unwrap_or(RIDGE);
-    let mut weights = Weights::zero();
-    for stage in 0..STAGES {
+    let stages: usize = std::env::var("STAGES").ok().and_then(|s| s.parse().ok()).unwrap_or(STAGES);
+    let mut weights = Weights::zero(stages);
+    for stage in 0..stages {
         // A stage learns from its own empties and two more on either side, for smoother steps.
-        let own: Vec<u32> = (0..=60).filter(|&e| eval::stage_of(e) == stage).collect();
+        let own: Vec<u32> = (0..=60).filter(|&e| eval::stage_of(e, stages) == stage).collect();
         let (low, high) = (own[0].saturating_sub(2), own[own.len() - 1] + 2);
         let rows: Vec<Row> =
             samples.iter().filter(|(b, _)| (low..=high).contains(&b.empties())).map(row).collect();
         let checks: Vec<Row> =
-            held.iter().filter(|(b, _)| eval::stage_of(b.empties()) == stage).map(row).collect();
+            held.iter().filter(|(b, _)| eval::stage_of(b.empties(), stages) == stage).map(row).collect();
         let (w, mobility, bias) = ridge(&rows, penalty);
         let rms = |rows: &[Row]| {
             let squares: f64 =
@@ -148,6 +178,40 @@ fn fit(out: &str, files: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         weights.set_stage(stage, |i| w[patterns::canonical(i as u32) as usize], mobility, bias);
     }
     weights.write(out)?;
+    Ok(())
+}
+
+/// The error of the built-in weights and of those in `paths`, in discs (root mean square), on
+/// `n` positions from random play with `empties` empties, against their exact scores.
+fn check(n: u32, empties: u32, seed: u64, paths: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let candidates: Vec<Weights> = paths
+        .iter()
+        .map(|p| Ok(Weights::parse(&std::fs::read(p)?)?))
+        .collect::<Result<_, Box<dyn std::error::Error>>>()?;
+    let mut rng = SplitMix64(seed);
+    let boards: Vec<Board> = (0..n)
+        .map(|_| othello::random_position(empties, &mut rng).ok_or("random games ended too soon"))
+        .collect::<Result<_, _>>()?;
+    let scored: Vec<(Board, i32)> = boards
+        .into_par_iter()
+        .map(|b| {
+            let engine = Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() });
+            let score = engine.solve(&b, Limits::default()).value;
+            (b, score)
+        })
+        .collect();
+    let rms = |predict: &dyn Fn(&Board) -> i32| {
+        let squares: f64 = scored
+            .iter()
+            .map(|(b, score)| (f64::from(predict(b)) / f64::from(eval::SCALE) - f64::from(*score)).powi(2))
+            .sum();
+        (squares / scored.len().max(1) as f64).sqrt()
+    };
+    println!("{n} positions from random play, {empties} empties, seed {seed}; error (root mean square):");
+    println!("  built-in weights: {:.2} discs", rms(&|b| eval::evaluate_fine(b.player, b.opponent)));
+    for (path, weights) in paths.iter().zip(&candidates) {
+        println!("  {path}: {:.2} discs", rms(&|b| weights.predict(b.player, b.opponent)));
+    }
     Ok(())
 }
 

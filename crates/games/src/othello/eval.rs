@@ -1,16 +1,17 @@
 //! The midgame evaluation: the predicted final disc difference for the player to move, as a sum
 //! of pattern weights (see [`patterns`]), a mobility weight and a bias, one set per stage of the
-//! game. The weights were fitted to exact endgame scores (`examples/train_othello_eval.rs`), so
-//! the evaluation is on the scale of final scores: it compares sensibly with real game ends in a
-//! depth-limited search, orders moves in the exact solver, and gives it a first guess.
+//! game. The weights were fitted to exact endgame scores, and above 18 empties to searches that
+//! end where those were exact (`examples/train_othello_eval.rs`), so the evaluation is on the
+//! scale of final scores: it compares sensibly with real game ends in a depth-limited search,
+//! orders moves in the exact solver, and gives it a first guess.
 
 use std::sync::LazyLock;
 
 use super::bitboard::legal_moves;
 use super::patterns::{self, Indices, IMAGES, WEIGHTS};
 
-/// How many weight sets there are, by empties: see [`stage_of`].
-pub const STAGES: usize = 4;
+/// The most weight sets a file may hold, by empties: see [`stage_of`].
+pub const MAX_STAGES: usize = 16;
 
 /// Weights are stored in units of 1/`SCALE` disc.
 pub const SCALE: i32 = 128;
@@ -18,9 +19,10 @@ pub const SCALE: i32 = 128;
 /// The first bytes of a weights file.
 const MAGIC: &[u8; 4] = b"GGOE";
 
-/// The weight set used with `empties` empty squares: up to 9, 10 to 13, 14 to 17, 18 and more.
-pub fn stage_of(empties: u32) -> usize {
-    (empties.saturating_sub(6) / 4).min(STAGES as u32 - 1) as usize
+/// The weight set used with `empties` empty squares, of `stages` sets: up to 9, 10 to 13, 14 to
+/// 17 and so on by four empties, the last set for all the rest.
+pub fn stage_of(empties: u32, stages: usize) -> usize {
+    (empties.saturating_sub(6) / 4).min(stages as u32 - 1) as usize
 }
 
 /// The player's legal moves minus the opponent's.
@@ -115,10 +117,10 @@ pub fn search_from(
 }
 
 impl Weights {
-    /// All weights zero: the starting point of a fit.
-    pub fn zero() -> Weights {
+    /// All weights of `stages` sets (1 to [`MAX_STAGES`]) zero: the starting point of a fit.
+    pub fn zero(stages: usize) -> Weights {
         let stage = Stage { patterns: vec![0; WEIGHTS], mobility: 0, bias: 0 };
-        Weights { stages: vec![stage; STAGES] }
+        Weights { stages: vec![stage; stages.clamp(1, MAX_STAGES)] }
     }
 
     /// Sets one stage's weights, given in discs: `pattern(i)` for weight index `i`.
@@ -132,6 +134,11 @@ impl Weights {
         s.bias = scaled(bias);
     }
 
+    /// The prediction of these weights in 1/[`SCALE`] disc, to compare weight sets.
+    pub fn predict(&self, p: u64, o: u64) -> i32 {
+        self.fine(p, o)
+    }
+
     /// The prediction in 1/[`SCALE`] disc.
     fn fine(&self, p: u64, o: u64) -> i32 {
         self.fine_from(&patterns::indices(p, o), p, o)
@@ -140,7 +147,7 @@ impl Weights {
     /// The prediction in 1/[`SCALE`] disc, given the position's pattern indices.
     #[inline]
     fn fine_from(&self, indices: &[u32; IMAGES], p: u64, o: u64) -> i32 {
-        let s = &self.stages[stage_of(64 - (p | o).count_ones())];
+        let s = &self.stages[stage_of(64 - (p | o).count_ones(), self.stages.len())];
         let sum: i32 = indices.iter().map(|&i| i32::from(s.patterns[i as usize])).sum();
         sum + i32::from(s.mobility) * mobility(p, o) + i32::from(s.bias)
     }
@@ -149,7 +156,7 @@ impl Weights {
     /// endian), then per stage the pattern weights, the mobility weight and the bias (i16).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(STAGES as u32).to_le_bytes());
+        out.extend_from_slice(&(self.stages.len() as u32).to_le_bytes());
         out.extend_from_slice(&(WEIGHTS as u32).to_le_bytes());
         for s in &self.stages {
             for w in s.patterns.iter().chain([&s.mobility, &s.bias]) {
@@ -166,20 +173,22 @@ impl Weights {
 
     /// Reads weights written by [`Weights::to_bytes`], checking their shape.
     pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
-        let expected = 12 + STAGES * (WEIGHTS + 2) * 2;
-        if bytes.len() != expected || &bytes[..4] != MAGIC {
-            return Err(format!("expected {expected} bytes starting with GGOE, found {} bytes", bytes.len()));
+        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+            return Err(format!("expected a header starting with GGOE, found {} bytes", bytes.len()));
         }
         let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        if word(4) as usize != STAGES || word(8) as usize != WEIGHTS {
+        let (stages, weights) = (word(4) as usize, word(8) as usize);
+        if !(1..=MAX_STAGES).contains(&stages) || weights != WEIGHTS {
             return Err(format!(
-                "weights for {} stages of {}, expected {STAGES} of {WEIGHTS}",
-                word(4),
-                word(8)
+                "weights for {stages} stages of {weights}, expected 1 to {MAX_STAGES} of {WEIGHTS}"
             ));
         }
+        let expected = 12 + stages * (WEIGHTS + 2) * 2;
+        if bytes.len() != expected {
+            return Err(format!("expected {expected} bytes for {stages} stages, found {}", bytes.len()));
+        }
         let mut values = bytes[12..].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let stages = (0..STAGES)
+        let stages = (0..stages)
             .map(|_| {
                 let patterns: Vec<i16> = values.by_ref().take(WEIGHTS).collect();
                 let (mobility, bias) = (values.next().unwrap_or(0), values.next().unwrap_or(0));
@@ -247,6 +256,13 @@ mod tests {
         let w = Weights::parse(include_bytes!("eval.bin")).unwrap();
         assert_eq!(w.to_bytes(), include_bytes!("eval.bin"));
         assert!(Weights::parse(&include_bytes!("eval.bin")[..100]).is_err());
+        assert!(Weights::parse(&include_bytes!("eval.bin")[..8]).is_err());
+        // A file of five stages reads back as five, with the stages beyond the fourth used.
+        let five = Weights::zero(5);
+        assert_eq!(Weights::parse(&five.to_bytes()).unwrap().stages.len(), 5);
+        assert_eq!(stage_of(60, 5), 4);
+        assert_eq!(stage_of(21, 5), 3);
+        assert_eq!(stage_of(22, 4), 3);
         // A position and its mirror image along the main diagonal are worth the same.
         let transpose = |b: u64| {
             (0..64).filter(|&sq| b >> sq & 1 == 1).fold(0u64, |m, sq| m | 1 << ((sq % 8) * 8 + sq / 8))
