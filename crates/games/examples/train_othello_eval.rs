@@ -80,10 +80,16 @@ fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::
     Ok(())
 }
 
+/// The engine that labels positions exactly: one thread each, as the positions are spread over the
+/// cores, and a small table.
+fn exact_solver() -> Engine<'static, Othello> {
+    Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() })
+}
+
 /// One game's labelled positions.
 fn play_and_label(seed: u64, random_plies: u32) -> Vec<String> {
     let mut rng = SplitMix64(seed);
-    let engine = Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() });
+    let engine = exact_solver();
     let mut board = Othello.start();
     let mut moves = Vec::new();
     let mut lines = Vec::new();
@@ -97,9 +103,8 @@ fn play_and_label(seed: u64, random_plies: u32) -> Vec<String> {
         let score = if empties <= LABELLED_FROM {
             Some(engine.solve(&board, Limits::default()).value)
         } else if empties <= SEARCHED_TO {
-            let bound = 65 * eval::SCALE;
             let depth = empties - LABELLED_FROM;
-            Some(eval::to_discs(eval::search(board.player, board.opponent, depth, -bound, bound)))
+            Some(eval::to_discs(eval::search(board.player, board.opponent, depth, -eval::BOUND, eval::BOUND)))
         } else {
             None
         };
@@ -195,8 +200,7 @@ fn check(n: u32, empties: u32, seed: u64, paths: &[String]) -> Result<(), Box<dy
     let scored: Vec<(Board, i32)> = boards
         .into_par_iter()
         .map(|b| {
-            let engine = Engine::new(&Othello, EngineSettings { tt_mib: 16, ..EngineSettings::default() });
-            let score = engine.solve(&b, Limits::default()).value;
+            let score = exact_solver().solve(&b, Limits::default()).value;
             (b, score)
         })
         .collect();

@@ -16,6 +16,9 @@ pub const MAX_STAGES: usize = 16;
 /// Weights are stored in units of 1/`SCALE` disc.
 pub const SCALE: i32 = 128;
 
+/// Above any evaluation, in 1/[`SCALE`] disc: the window of a search that wants the exact value.
+pub const BOUND: i32 = 65 * SCALE;
+
 /// The first bytes of a weights file.
 const MAGIC: &[u8; 4] = b"GGOE";
 
@@ -51,7 +54,7 @@ static TRAINED: LazyLock<Weights> = LazyLock::new(|| {
 
 /// The predicted final disc difference for the player to move (`p` against `o`), in discs.
 pub fn evaluate(p: u64, o: u64) -> i32 {
-    to_discs(TRAINED.fine(p, o))
+    to_discs(TRAINED.predict(p, o))
 }
 
 /// A value in 1/[`SCALE`] disc rounded to whole discs, within the scores of a game.
@@ -61,7 +64,7 @@ pub fn to_discs(fine: i32) -> i32 {
 
 /// The same prediction in 1/[`SCALE`] disc, for ordering moves finely.
 pub fn evaluate_fine(p: u64, o: u64) -> i32 {
-    TRAINED.fine(p, o)
+    TRAINED.predict(p, o)
 }
 
 /// The value of a fail-soft alpha-beta search `depth` plies deep with the evaluation at its
@@ -134,13 +137,8 @@ impl Weights {
         s.bias = scaled(bias);
     }
 
-    /// The prediction of these weights in 1/[`SCALE`] disc, to compare weight sets.
+    /// The prediction of these weights in 1/[`SCALE`] disc (public to compare weight sets).
     pub fn predict(&self, p: u64, o: u64) -> i32 {
-        self.fine(p, o)
-    }
-
-    /// The prediction in 1/[`SCALE`] disc.
-    fn fine(&self, p: u64, o: u64) -> i32 {
         self.fine_from(&patterns::indices(p, o), p, o)
     }
 

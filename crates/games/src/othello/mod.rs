@@ -39,9 +39,6 @@ const EVAL_ORDER_DEPTH: u32 = 8;
 /// against 7.7 s for 128.
 const EVAL_WEIGHT: i32 = 96;
 
-/// Above any evaluation, in 1/`eval::SCALE` disc.
-const EVAL_BOUND: i32 = 65 * eval::SCALE;
-
 /// The pass move.
 pub const PASS: u8 = 64;
 
@@ -159,8 +156,8 @@ impl Evaluate for Othello {
                 next.opponent,
                 &child,
                 *depth,
-                -EVAL_BOUND,
-                EVAL_BOUND,
+                -eval::BOUND,
+                eval::BOUND,
                 &mut nodes,
             );
             key + EVAL_WEIGHT * value
@@ -185,7 +182,7 @@ impl ExactHints for Othello {
     /// The value of a shallow search: a few plies with the evaluation at the leaves.
     fn estimate(&self, b: &Board) -> Option<i32> {
         let depth = (b.empties().saturating_sub(10) / 2).min(6);
-        let fine = eval::search(b.player, b.opponent, depth, -EVAL_BOUND, EVAL_BOUND);
+        let fine = eval::search(b.player, b.opponent, depth, -eval::BOUND, eval::BOUND);
         Some(eval::to_discs(fine))
     }
 
