@@ -5,7 +5,8 @@
 //! every position from `LABELLED_FROM` empties down to `LABELLED_TO` exactly, labels those with
 //! more empties, up to `SEARCHED_TO`, by a search with the current evaluation down to
 //! `LABELLED_FROM` empties, and writes one `PLAYER OPPONENT SCORE` line per position (discs in
-//! hexadecimal).
+//! hexadecimal). Each game is written as soon as it is labelled (games in the order they finish), so
+//! a run stopped early leaves whole games to fit on.
 //! `fit OUT SAMPLES...` fits the weights of each stage by ridge regression (conjugate gradients)
 //! and writes them in the format `eval::Weights` reads, printing each stage's error.
 //! `check N EMPTIES SEED WEIGHTS...` compares those weights with the built-in ones on N positions
@@ -60,23 +61,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::Error>> {
     let done = std::sync::atomic::AtomicU64::new(0);
-    let lines: Vec<String> = (0..games)
-        .into_par_iter()
-        .flat_map_iter(|g| {
-            let random_plies = if g % RANDOM_GAME_EVERY == 0 { u32::MAX } else { RANDOM_PLIES };
-            let lines = play_and_label(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g, random_plies);
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if n % 500 == 0 {
-                eprintln!("{n} games");
-            }
-            lines
-        })
-        .collect();
-    let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
-    for line in &lines {
-        writeln!(file, "{line}")?;
-    }
-    eprintln!("{} positions written to {out}", lines.len());
+    let written = std::sync::atomic::AtomicU64::new(0);
+    let file = std::sync::Mutex::new(std::io::BufWriter::new(std::fs::File::create(out)?));
+    (0..games).into_par_iter().try_for_each(|g| -> std::io::Result<()> {
+        let random_plies = if g % RANDOM_GAME_EVERY == 0 { u32::MAX } else { RANDOM_PLIES };
+        let lines = play_and_label(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g, random_plies);
+        // Each game is written whole as soon as it is labelled, so that a run stopped early
+        // leaves a file of whole games to fit on.
+        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+        for line in &lines {
+            writeln!(file, "{line}")?;
+        }
+        file.flush()?;
+        written.fetch_add(lines.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n % 500 == 0 {
+            eprintln!("{n} games");
+        }
+        Ok(())
+    })?;
+    eprintln!("{} positions written to {out}", written.into_inner());
     Ok(())
 }
 
