@@ -15,10 +15,10 @@
 //!
 //! `cargo run --release -p gamegraph-games --example train_othello_eval -- gen 12000 7 samples.txt`
 //! `cargo run --release -p gamegraph-games --example train_othello_eval -- fit crates/games/src/othello/eval.bin samples.txt`
+//! `cargo run --release -p gamegraph-games --example train_othello_eval -- check 200 20 1000 new.bin`
 //!
 //! The built-in weights were fitted to two files: `gen 12000 7` and `gen 30000 8`, the second
 //! stopped after about 11,000 games (489,903 positions in all).
-//! `cargo run --release -p gamegraph-games --example train_othello_eval -- check 200 20 1000 new.bin`
 
 use std::io::{BufRead, Write};
 
