@@ -91,18 +91,53 @@ struct Small<'n> {
 impl Small<'_> {
     /// [`solve_small`] of a position with `empties` empties and quadrant parities `parity`.
     fn solve(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
+        match empties {
+            0 => final_score(p, o),
+            1 => last_empty(p, o, (!(p | o)).trailing_zeros()),
+            2 => self.two_empties(p, o, alpha, beta, !(p | o)),
+            3 => self.three_empties(p, o, alpha, beta, parity),
+            4 => self.four_empties(p, o, alpha, beta, parity),
+            FASTEST_FIRST.. => self.solve_sorted(p, o, alpha, beta, empties, parity),
+            _ => match self.parity_moves(p, o, alpha, beta, parity, |s, p, o, a, b, parity| {
+                s.solve(p, o, a, b, empties - 1, parity)
+            }) {
+                Some(best) => best,
+                None => self.no_move(p, o, alpha, beta, empties, parity),
+            },
+        }
+    }
+
+    /// Four empties, handing each child to [`Self::three_empties`] directly: the last levels
+    /// hold most of the nodes, and a call that goes through [`Self::solve`]'s dispatch costs
+    /// a measurable share of them.
+    fn four_empties(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u32) -> i32 {
+        self.parity_moves(p, o, alpha, beta, parity, |s, p, o, a, b, parity| {
+            s.three_empties(p, o, a, b, parity)
+        })
+        .unwrap_or_else(|| self.no_move(p, o, alpha, beta, 4, parity))
+    }
+
+    /// Three empties, each child handed to [`Self::two_empties`].
+    fn three_empties(&mut self, p: u64, o: u64, alpha: i32, beta: i32, parity: u32) -> i32 {
+        self.parity_moves(p, o, alpha, beta, parity, |s, p, o, a, b, _| s.two_empties(p, o, a, b, !(p | o)))
+            .unwrap_or_else(|| self.no_move(p, o, alpha, beta, 3, parity))
+    }
+
+    /// The moves on the empty squares, those in odd quadrants first, each child (`p` to move
+    /// against `o` in a window, with its parity word) valued by `child`: the best value, or
+    /// `None` if there is no move.
+    #[inline(always)]
+    fn parity_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        parity: u32,
+        child: impl Fn(&mut Self, u64, u64, i32, i32, u32) -> i32,
+    ) -> Option<i32> {
         let empty = !(p | o);
-        if empties == 1 {
-            return last_empty(p, o, empty.trailing_zeros());
-        }
-        if empties == 2 {
-            return self.two_empties(p, o, alpha, beta, empty);
-        }
-        if empties >= FASTEST_FIRST {
-            return self.solve_sorted(p, o, alpha, beta, empties, parity);
-        }
         let mut best = -65;
-        let mut alpha = alpha;
         let odd = empty & ODD_QUADRANTS[parity as usize];
         for group in [odd, empty & !odd] {
             for sq in squares(group) {
@@ -115,17 +150,20 @@ impl Small<'_> {
                     continue;
                 }
                 *self.nodes += 1;
-                let (np, no) = (o & !f, p | f | (1u64 << sq));
-                let v = -self.solve(np, no, -beta, -alpha, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
+                let v = -child(
+                    self,
+                    o & !f,
+                    p | f | (1u64 << sq),
+                    -beta,
+                    -alpha,
+                    parity ^ QUADRANT_BIT[sq as usize],
+                );
                 if raise(v, &mut best, &mut alpha, beta) {
-                    return best;
+                    return Some(best);
                 }
             }
         }
-        if best > -65 {
-            return best;
-        }
-        self.no_move(p, o, alpha, beta, empties, parity)
+        (best > -65).then_some(best)
     }
 
     /// Two empties: each square in turn, then the last one straight away.
@@ -295,13 +333,13 @@ fn last_empty(p: u64, o: u64, sq: u32) -> i32 {
     }
     let turned = last_flip_count(o, sq) as i32;
     if turned != 0 {
-        return 64 - 2 * (o.count_ones() as i32 + turned + 1);
+        // The opponent ends with its 63 - `discs` discs, the turned ones and the new one.
+        return 2 * (discs - turned) - 64;
     }
-    // Nobody can play the last square: it goes to the winner.
-    let diff = 2 * discs - 63;
-    match diff.signum() {
-        1 => diff + 1,
-        -1 => diff - 1,
-        _ => 0,
+    // Nobody can play the last square: it goes to the winner (63 discs: never a tie).
+    if 2 * discs > 63 {
+        2 * discs - 62
+    } else {
+        2 * discs - 64
     }
 }
