@@ -34,10 +34,13 @@ const EVAL_ORDER_FROM: u32 = 14;
 const EVAL_ORDER_DEPTH: u32 = 8;
 
 /// The weight of the searched value (in 1/128 disc) in the ordering key, where one more reply
-/// for the opponent weighs 32768: 96 makes a reply worth about 2.7 discs. Measured on FFO
-/// #40-#44: 64 6.07 s, 96 5.95 s, 128 6.14 s; with the third as deep search, 256 cost 8.6 s
-/// against 7.7 s for 128.
-const EVAL_WEIGHT: i32 = 96;
+/// for the opponent weighs 32768: 128 makes a reply worth 2 discs. Measured on 2026-12-03 with
+/// the evaluation fitted to 489,903 positions, nodes on one thread against 96: FFO #40-#49
+/// 1222.8 M against 1319.3 M, FFO #40-#44 131.8 M against 137.8 M, FFO #20-#39 the same,
+/// `--random 12 --empties 22` seeds 1 and 2: 1268.9 M and 1289.8 M against 1252.7 M and
+/// 1342.1 M; 160 was no better (1225.2 M on #40-#49, 1301.9 M on seed 1). With the weaker
+/// first evaluation, 96 had measured best (FFO #40-#44: 64 6.07 s, 96 5.95 s, 128 6.14 s).
+const EVAL_WEIGHT: i32 = 128;
 
 /// The pass move.
 pub const PASS: u8 = 64;
