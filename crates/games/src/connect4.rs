@@ -28,6 +28,10 @@ pub struct Connect4 {
     centre_rank: [u8; MAX_WIDTH],
     /// The column of each cell (bit index).
     column_of_cell: [u8; 64],
+    /// The cells an odd number of cells below the top of their column: in a column with an even
+    /// number of empty cells, those that the player who plays there first gets when the other
+    /// answers every stone with one on top of it ([`Connect4::claimeven_bounds`]).
+    first_of_pairs: u64,
 }
 
 /// The widest board: one playable row and its spare bit per column.
@@ -120,7 +124,18 @@ impl Connect4 {
             *rank = (distance + u32::from(2 * c as u32 + 1 > width)) as u8;
         }
         let column_of_cell = std::array::from_fn(|bit| (bit as u32 / (height + 1)) as u8);
-        Ok(Self { width, height, symmetric_keys: true, bottom, board, columns, centre_rank, column_of_cell })
+        let first_of_pairs = (1..height).step_by(2).fold(0u64, |rows, d| rows | bottom << (height - 1 - d));
+        Ok(Self {
+            width,
+            height,
+            symmetric_keys: true,
+            bottom,
+            board,
+            columns,
+            centre_rank,
+            column_of_cell,
+            first_of_pairs,
+        })
     }
 
     /// Turns the mirror-image sharing of table keys on or off (on by default).
@@ -412,15 +427,54 @@ impl ExactHints for Connect4 {
         None
     }
 
+    /// No immediate win for us, and our move leaves none to the opponent; narrowed by Allis'
+    /// claimeven where the columns' empty cells pair up (see `claimeven_bounds`).
     fn score_bounds(&self, b: &Board) -> (i32, i32) {
-        // No immediate win for us, and our move leaves none to the opponent.
         let low = -((self.cells().saturating_sub(2 + b.moves) / 2) as i32);
         let high = ((self.cells() - 1 - b.moves) / 2) as i32;
-        (low, high)
+        self.claimeven_bounds(b.current, b.mask, low, high)
     }
 }
 
 impl Connect4 {
+    /// The bounds `(low, high)` on the score of the player to move (stones `current` among
+    /// `mask`), narrowed by Allis' claimeven. When every column has an even number of empty
+    /// cells, the opponent can answer each stone with one right on top of it, and so take every
+    /// other empty cell of each column, the top ones included, whatever the player to move
+    /// does. That player then cannot win (at most 0) if his stones and the cells left to him
+    /// hold no four, and loses (at most -1) if the opponent's stones and cells hold one besides.
+    /// When exactly one column has an odd count, the player to move can play there and be the
+    /// one who answers: at least 0 if the opponent's stones and cells then hold no four, at least
+    /// 1 if his own do.
+    ///
+    /// Measured on 2026-12-03 (one thread, first 100 of Test_L1_R2): 949,581 nodes a position
+    /// against 977,646, and 127 ms against 133 ms (four pairs of runs, interleaved); Test_L2_R2
+    /// 37,450 nodes against 40,091, the first 6 of Test_L1_R3 19.8 M against 20.8 M. Inside the
+    /// small solver (8 empty cells and fewer) it saved 0.5% of the nodes and cost time.
+    #[inline]
+    fn claimeven_bounds(&self, current: u64, mask: u64, low: i32, high: i32) -> (i32, i32) {
+        let firsts = self.first_of_pairs;
+        // The playable cells of the columns with an odd number of empty cells.
+        let odd = self.playable_cells(mask) & !firsts;
+        if odd == 0 {
+            let empty = self.board & !mask;
+            if self.has_four(current | (empty & firsts)) {
+                return (low, high);
+            }
+            let lost = self.has_four((current ^ mask) | (empty & !firsts));
+            return (low, high.min(-i32::from(lost)));
+        }
+        if odd & (odd - 1) == 0 {
+            let empty = self.board & !(mask | odd);
+            if self.has_four((current ^ mask) | (empty & firsts)) {
+                return (low, high);
+            }
+            let won = self.has_four(current | odd | (empty & !firsts));
+            return (low.max(i32::from(won)), high);
+        }
+        (low, high)
+    }
+
     /// Sorts `moves` so that those creating the most threats come first, ties from the centre
     /// outwards.
     #[inline]
@@ -774,6 +828,64 @@ mod tests {
         assert!(Connect4::new(9, 7).is_err());
         assert!(Connect4::new(0, 4).is_err());
         assert!(Connect4::new(16, 3).is_ok());
+    }
+
+    /// [`minimax`] remembering the positions it has valued, for positions with more empty cells.
+    fn memo_minimax(
+        game: &Connect4,
+        b: &Board,
+        memo: &mut std::collections::HashMap<(u64, u64), i32>,
+    ) -> i32 {
+        if let Some(&v) = memo.get(&(b.current, b.mask)) {
+            return v;
+        }
+        let mut moves = Vec::new();
+        game.moves(b, &mut moves);
+        let v = if moves.is_empty() {
+            -game.final_loss(b)
+        } else {
+            moves.iter().map(|&m| -memo_minimax(game, &game.play(b, m), memo)).max().unwrap_or(0)
+        };
+        memo.insert((b.current, b.mask), v);
+        v
+    }
+
+    /// The claimeven bounds hold the exact value of positions from random play, on boards of
+    /// even and odd heights, and each of the four bounds (cannot win, loses, cannot lose, wins)
+    /// is met, and narrows the plain bounds, many times.
+    #[test]
+    fn claimeven_bounds_hold_the_value() {
+        let mut rng = SplitMix64(11);
+        let mut narrowed = [0usize; 4]; // high 0, high -1, low 0, low 1
+        for (width, height, empties) in [(4, 4, 14), (5, 4, 12), (4, 5, 13), (6, 3, 12), (7, 6, 10)] {
+            let game = Connect4::new(width, height).expect("a board that fits");
+            let mut memo = std::collections::HashMap::new();
+            for _ in 0..150 {
+                let mut b = game.start();
+                let mut moves = Vec::new();
+                loop {
+                    moves.clear();
+                    game.moves(&b, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if game.cells() - b.moves <= empties {
+                        let value = memo_minimax(&game, &b, &mut memo);
+                        let (low, high) = game.claimeven_bounds(b.current, b.mask, -100, 100);
+                        let p = game.format_position(&b);
+                        assert!(
+                            low <= value && value <= high,
+                            "{width}x{height} {p}: {value} not in [{low}, {high}]"
+                        );
+                        for (i, hit) in [high == 0, high == -1, low == 0, low == 1].into_iter().enumerate() {
+                            narrowed[i] += usize::from(hit);
+                        }
+                    }
+                    b = game.play(&b, moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(narrowed.iter().all(|&n| n >= 20), "each bound met often enough: {narrowed:?}");
     }
 
     #[test]
