@@ -8,7 +8,11 @@
 //! hexadecimal). Each game is written as soon as it is labelled (games in the order they finish), so
 //! a run stopped early leaves whole games to fit on.
 //! `fit OUT SAMPLES...` fits the weights of each stage by ridge regression (conjugate gradients)
-//! and writes them in the format `eval::Weights` reads, printing each stage's error.
+//! and writes them in the format `eval::Weights` reads, printing each stage's error. With
+//! `PRIOR=WEIGHTS PRIOR_SHARE=R` the fit is pulled towards an earlier fit instead of towards zero,
+//! each weight as much as `R` times the samples here that use it would pull: an earlier fit to `R`
+//! times as many samples of the same kind, whose files are gone, counts as (the diagonal of) that
+//! data.
 //! `check N EMPTIES SEED WEIGHTS...` compares those weights with the built-in ones on N positions
 //! from random play (as `bench othello --random` makes them; use another seed than the bench's),
 //! each solved exactly: the error of each evaluation.
@@ -165,6 +169,11 @@ fn fit(out: &str, files: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     eprintln!("{} samples, {} held out", samples.len(), held.len());
     let penalty: f64 = std::env::var("RIDGE").ok().and_then(|r| r.parse().ok()).unwrap_or(RIDGE);
     let stages: usize = std::env::var("STAGES").ok().and_then(|s| s.parse().ok()).unwrap_or(STAGES);
+    let prior = match std::env::var("PRIOR") {
+        Ok(path) => Some(Weights::parse(&std::fs::read(&path)?)?),
+        Err(_) => None,
+    };
+    let share: f64 = std::env::var("PRIOR_SHARE").ok().and_then(|r| r.parse().ok()).unwrap_or(1.0);
     let mut weights = Weights::zero(stages);
     for stage in 0..stages {
         // A stage learns from its own empties and two more on either side, for smoother steps.
@@ -174,7 +183,13 @@ fn fit(out: &str, files: &[String]) -> Result<(), Box<dyn std::error::Error>> {
             samples.iter().filter(|(b, _)| (low..=high).contains(&b.empties())).map(row).collect();
         let checks: Vec<Row> =
             held.iter().filter(|(b, _)| eval::stage_of(b.empties(), stages) == stage).map(row).collect();
-        let (w, mobility, bias) = ridge(&rows, penalty);
+        let prior = match &prior {
+            Some(weights) => {
+                Some((weights.stage(stage).ok_or("the prior weights have fewer stages")?, share))
+            }
+            None => None,
+        };
+        let (w, mobility, bias) = ridge(&rows, penalty, prior);
         let rms = |rows: &[Row]| {
             let squares: f64 =
                 rows.iter().map(|(i, m, y)| (predict(&w, mobility, bias, i, *m) - y).powi(2)).sum();
@@ -226,6 +241,9 @@ fn check(n: u32, empties: u32, seed: u64, paths: &[String]) -> Result<(), Box<dy
     Ok(())
 }
 
+/// One stage's weights in discs: the pattern weights, the mobility weight and the bias.
+type StageWeights = (Vec<f64>, f64, f64);
+
 /// A sample as the fit sees it: canonical pattern indices, mobility, score.
 type Row = (Vec<u32>, f64, f64);
 
@@ -239,9 +257,23 @@ fn predict(w: &[f64], mobility: f64, bias: f64, idx: &[u32], m: f64) -> f64 {
 }
 
 /// Ridge regression over the pattern weights, a mobility weight and a bias, by conjugate
-/// gradients on the normal equations.
-fn ridge(rows: &[Row], penalty: f64) -> (Vec<f64>, f64, f64) {
+/// gradients on the normal equations. The pattern weights are pulled towards zero by `penalty`,
+/// or with a `prior` (weights, share) towards those weights, by `penalty` plus `share` times the
+/// number of rows that use each.
+fn ridge(rows: &[Row], penalty: f64, prior: Option<(StageWeights, f64)>) -> StageWeights {
     let n = WEIGHTS + 2;
+    let mut pull = vec![penalty; WEIGHTS];
+    let mut centre = vec![0.0; n];
+    if let Some(((patterns, mobility, bias), share)) = &prior {
+        for (idx, _, _) in rows {
+            for &i in idx {
+                pull[i as usize] += share;
+            }
+        }
+        centre[..WEIGHTS].copy_from_slice(patterns);
+        centre[WEIGHTS] = *mobility;
+        centre[WEIGHTS + 1] = *bias;
+    }
     // The design matrix times a vector, and its transpose times a vector.
     let times = |x: &[f64]| -> Vec<f64> {
         rows.iter().map(|(i, m, _)| predict(&x[..WEIGHTS], x[WEIGHTS], x[WEIGHTS + 1], i, *m)).collect()
@@ -259,14 +291,21 @@ fn ridge(rows: &[Row], penalty: f64) -> (Vec<f64>, f64, f64) {
     };
     let normal = |x: &[f64]| -> Vec<f64> {
         let mut g = transposed(&times(x));
-        for (gi, xi) in g.iter_mut().zip(x).take(WEIGHTS) {
-            *gi += penalty * xi;
+        for ((gi, xi), p) in g.iter_mut().zip(x).zip(&pull) {
+            *gi += p * xi;
         }
         g
     };
     let y: Vec<f64> = rows.iter().map(|r| r.2).collect();
-    let mut x = vec![0.0; n];
+    // Start from the centre: the residual of the normal equations there.
+    let mut x = centre.clone();
     let mut r = transposed(&y);
+    for (ri, (ci, p)) in r.iter_mut().zip(centre.iter().zip(&pull)) {
+        *ri += p * ci;
+    }
+    for (ri, ai) in r.iter_mut().zip(normal(&x)) {
+        *ri -= ai;
+    }
     let mut d = r.clone();
     let mut rr: f64 = r.iter().map(|v| v * v).sum();
     for _ in 0..300 {

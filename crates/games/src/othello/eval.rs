@@ -137,6 +137,14 @@ impl Weights {
         s.bias = scaled(bias);
     }
 
+    /// One stage's weights in discs, as [`Weights::set_stage`] takes them: the pattern weights
+    /// by weight index, the mobility weight and the bias. `None` past the last stage.
+    pub fn stage(&self, stage: usize) -> Option<(Vec<f64>, f64, f64)> {
+        let s = self.stages.get(stage)?;
+        let discs = |w: i16| f64::from(w) / f64::from(SCALE);
+        Some((s.patterns.iter().map(|&w| discs(w)).collect(), discs(s.mobility), discs(s.bias)))
+    }
+
     /// The prediction of these weights in 1/[`SCALE`] disc (public to compare weight sets).
     pub fn predict(&self, p: u64, o: u64) -> i32 {
         self.fine_from(&patterns::indices(p, o), p, o)
