@@ -83,7 +83,7 @@ pub fn search_from(
     o: u64,
     indices: &Indices,
     depth: u32,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
@@ -103,8 +103,48 @@ pub fn search_from(
         }
         return -search_from(o, p, &indices.pass(), depth, -beta, -alpha, nodes);
     }
-    let mut best = i32::MIN + 1;
+    if depth < SORTED_FROM || moves & (moves - 1) == 0 {
+        return best_child(p, o, indices, super::bitboard::squares(moves), depth, alpha, beta, nodes);
+    }
+    // (the child's evaluation for its player to move, the square): least first.
+    let mut keyed = [(0i32, 0u32); MAX_MOVES];
+    let mut n = 0;
     for sq in super::bitboard::squares(moves) {
+        let f = super::bitboard::flips(p, o, sq);
+        let next = indices.play(sq, f);
+        keyed[n] = (TRAINED.fine_from(&next.mover, o & !f, p | f | (1u64 << sq)), sq);
+        n += 1;
+    }
+    keyed[..n].sort_unstable();
+    best_child(p, o, indices, keyed[..n].iter().map(|&(_, sq)| sq), depth, alpha, beta, nodes)
+}
+
+/// From this many plies to go on, [`search_from`] tries first the moves whose positions the
+/// evaluation likes best. The value is the same, the window being wider than any evaluation
+/// (bar extreme positions, whose bound may then differ), but cutoffs come sooner: measured on
+/// 2026-12-03 (one thread), FFO #59 (34 empties, whose 8-ply ordering searches took all its time)
+/// in 0.15 s instead of 8.7 s, 1.0 M nodes instead of 112.9 M; FFO #40-#44 in 5.04-5.09 s against
+/// 5.30-5.33 s; sorting from 3 plies on, 5.33-5.59 s.
+const SORTED_FROM: u32 = 2;
+
+/// Room for the legal moves of any Othello position (33 at most).
+const MAX_MOVES: usize = 40;
+
+/// The fail-soft value of the best of the moves `squares`, searched in that order.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn best_child(
+    p: u64,
+    o: u64,
+    indices: &Indices,
+    squares: impl Iterator<Item = u32>,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    let mut best = i32::MIN + 1;
+    for sq in squares {
         let f = super::bitboard::flips(p, o, sq);
         let next = indices.play(sq, f);
         let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha, nodes);
