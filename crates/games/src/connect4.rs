@@ -733,6 +733,22 @@ mod tests {
         moves.iter().map(|&m| -minimax(game, &game.play(b, m))).max().unwrap_or(0)
     }
 
+    /// The positions of one game of random moves on `game`'s board, the final one excepted.
+    fn random_line(game: &Connect4, rng: &mut SplitMix64) -> Vec<Board> {
+        let mut line = Vec::new();
+        let mut b = game.start();
+        let mut moves = Vec::new();
+        loop {
+            moves.clear();
+            game.moves(&b, &mut moves);
+            if moves.is_empty() {
+                return line;
+            }
+            line.push(b);
+            b = game.play(&b, moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+
     /// Positions with at most `SMALL_EMPTIES` empty cells, not over, from random play on
     /// boards of several sizes.
     fn small_positions(count: usize) -> Vec<(Connect4, Board)> {
@@ -742,19 +758,10 @@ mod tests {
         while out.len() < count {
             let (width, height) = sizes[out.len() % sizes.len()];
             let game = Connect4::new(width, height).expect("a board that fits");
-            let mut b = game.start();
-            let mut moves = Vec::new();
-            loop {
-                moves.clear();
-                game.moves(&b, &mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                if game.cells() - b.moves <= SMALL_EMPTIES && rng.below(3) == 0 {
-                    out.push((game, b));
-                    break;
-                }
-                b = game.play(&b, moves[rng.below(moves.len() as u64) as usize]);
+            let line = random_line(&game, &mut rng);
+            let mut small = line.into_iter().filter(|b| game.cells() - b.moves <= SMALL_EMPTIES);
+            if let Some(b) = small.find(|_| rng.below(3) == 0) {
+                out.push((game, b));
             }
         }
         out
@@ -861,27 +868,17 @@ mod tests {
             let game = Connect4::new(width, height).expect("a board that fits");
             let mut memo = std::collections::HashMap::new();
             for _ in 0..150 {
-                let mut b = game.start();
-                let mut moves = Vec::new();
-                loop {
-                    moves.clear();
-                    game.moves(&b, &mut moves);
-                    if moves.is_empty() {
-                        break;
+                for b in random_line(&game, &mut rng).iter().filter(|b| game.cells() - b.moves <= empties) {
+                    let value = memo_minimax(&game, b, &mut memo);
+                    let (low, high) = game.claimeven_bounds(b.current, b.mask, -100, 100);
+                    let p = game.format_position(b);
+                    assert!(
+                        low <= value && value <= high,
+                        "{width}x{height} {p}: {value} not in [{low}, {high}]"
+                    );
+                    for (i, hit) in [high == 0, high == -1, low == 0, low == 1].into_iter().enumerate() {
+                        narrowed[i] += usize::from(hit);
                     }
-                    if game.cells() - b.moves <= empties {
-                        let value = memo_minimax(&game, &b, &mut memo);
-                        let (low, high) = game.claimeven_bounds(b.current, b.mask, -100, 100);
-                        let p = game.format_position(&b);
-                        assert!(
-                            low <= value && value <= high,
-                            "{width}x{height} {p}: {value} not in [{low}, {high}]"
-                        );
-                        for (i, hit) in [high == 0, high == -1, low == 0, low == 1].into_iter().enumerate() {
-                            narrowed[i] += usize::from(hit);
-                        }
-                    }
-                    b = game.play(&b, moves[rng.below(moves.len() as u64) as usize]);
                 }
             }
         }
