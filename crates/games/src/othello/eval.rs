@@ -104,19 +104,20 @@ pub fn search_from(
         return -search_from(o, p, &indices.pass(), depth, -beta, -alpha, nodes);
     }
     if depth < SORTED_FROM || moves & (moves - 1) == 0 {
-        return best_child(p, o, indices, super::bitboard::squares(moves), depth, alpha, beta, nodes);
+        let played = super::bitboard::squares(moves).map(|sq| (sq, super::bitboard::flips(p, o, sq)));
+        return best_child(p, o, indices, played, depth, alpha, beta, nodes);
     }
-    // (the child's evaluation for its player to move, the square): least first.
-    let mut keyed = [(0i32, 0u32); MAX_MOVES];
+    // (the child's evaluation for its player to move, the square, the discs turned): least first.
+    let mut keyed = [(0i32, 0u32, 0u64); MAX_MOVES];
     let mut n = 0;
     for sq in super::bitboard::squares(moves) {
         let f = super::bitboard::flips(p, o, sq);
         let next = indices.play(sq, f);
-        keyed[n] = (TRAINED.fine_from(&next.mover, o & !f, p | f | (1u64 << sq)), sq);
+        keyed[n] = (TRAINED.fine_from(&next.mover, o & !f, p | f | (1u64 << sq)), sq, f);
         n += 1;
     }
     keyed[..n].sort_unstable();
-    best_child(p, o, indices, keyed[..n].iter().map(|&(_, sq)| sq), depth, alpha, beta, nodes)
+    best_child(p, o, indices, keyed[..n].iter().map(|&(_, sq, f)| (sq, f)), depth, alpha, beta, nodes)
 }
 
 /// From this many plies to go on, [`search_from`] tries first the moves whose positions the
@@ -130,22 +131,22 @@ const SORTED_FROM: u32 = 2;
 /// Room for the legal moves of any Othello position (33 at most).
 const MAX_MOVES: usize = 40;
 
-/// The fail-soft value of the best of the moves `squares`, searched in that order.
+/// The fail-soft value of the best of the moves `played` (square, discs turned), searched in
+/// that order.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn best_child(
     p: u64,
     o: u64,
     indices: &Indices,
-    squares: impl Iterator<Item = u32>,
+    played: impl Iterator<Item = (u32, u64)>,
     depth: u32,
     mut alpha: i32,
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
     let mut best = i32::MIN + 1;
-    for sq in squares {
-        let f = super::bitboard::flips(p, o, sq);
+    for (sq, f) in played {
         let next = indices.play(sq, f);
         let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha, nodes);
         if v > best {
