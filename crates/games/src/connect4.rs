@@ -725,12 +725,7 @@ mod tests {
 
     /// The value of `b` by plain minimax over the rules, the oracle of the small solver.
     fn minimax(game: &Connect4, b: &Board) -> i32 {
-        let mut moves = Vec::new();
-        game.moves(b, &mut moves);
-        if moves.is_empty() {
-            return -game.final_loss(b);
-        }
-        moves.iter().map(|&m| -minimax(game, &game.play(b, m))).max().unwrap_or(0)
+        memo_minimax(game, b, &mut std::collections::HashMap::new())
     }
 
     /// The positions of one game of random moves on `game`'s board, the final one excepted.
@@ -837,7 +832,8 @@ mod tests {
         assert!(Connect4::new(16, 3).is_ok());
     }
 
-    /// [`minimax`] remembering the positions it has valued, for positions with more empty cells.
+    /// Minimax over the rules, remembering the positions valued in `memo` (shared between
+    /// positions of one board size), so that positions with more empty cells stay cheap.
     fn memo_minimax(
         game: &Connect4,
         b: &Board,
