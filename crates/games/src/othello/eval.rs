@@ -8,7 +8,7 @@
 use std::sync::LazyLock;
 
 use super::bitboard::legal_moves;
-use super::patterns::{self, Indices, IMAGES, WEIGHTS};
+use super::patterns::{Indices, IMAGES, LANES, OFFSETS, WEIGHTS};
 
 /// The most weight sets a file may hold, by empties: see [`stage_of`].
 pub const MAX_STAGES: usize = 16;
@@ -188,14 +188,16 @@ impl Weights {
 
     /// The prediction of these weights in 1/[`SCALE`] disc (public to compare weight sets).
     pub fn predict(&self, p: u64, o: u64) -> i32 {
-        self.fine_from(&patterns::indices(p, o), p, o)
+        self.fine_from(&Indices::new(p, o).mover, p, o)
     }
 
-    /// The prediction in 1/[`SCALE`] disc, given the position's pattern indices.
+    /// The prediction in 1/[`SCALE`] disc, given the position's pattern indices (the mover's
+    /// lanes of [`Indices`]).
     #[inline]
-    fn fine_from(&self, indices: &[u32; IMAGES], p: u64, o: u64) -> i32 {
+    fn fine_from(&self, lanes: &[u16; LANES], p: u64, o: u64) -> i32 {
         let s = &self.stages[stage_of(64 - (p | o).count_ones(), self.stages.len())];
-        let sum: i32 = indices.iter().map(|&i| i32::from(s.patterns[i as usize])).sum();
+        let sum: i32 =
+            (0..IMAGES).map(|i| i32::from(s.patterns[OFFSETS[i] as usize + usize::from(lanes[i])])).sum();
         sum + i32::from(s.mobility) * mobility(p, o) + i32::from(s.bias)
     }
 
