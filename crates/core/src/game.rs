@@ -161,6 +161,27 @@ pub trait Evaluate: Game {
     /// game), so that a game can spend more on ordering where the subtree is big enough to repay it.
     fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move], _depth: u32) {}
 
+    /// Whether the game orders moves by the positions they lead to: then a search plays every
+    /// move once, before ordering, and orders the children with [`Evaluate::order_children`]
+    /// instead of [`Evaluate::order_moves`], so that no child is played twice.
+    const ORDERS_BY_CHILDREN: bool = false;
+
+    /// Reorders `children` as [`Evaluate::order_moves`] orders their moves; `child` gives each
+    /// one's move of `pos` and the position it leads to (a caller keeps more with them, such as
+    /// table keys). Only called where [`Evaluate::ORDERS_BY_CHILDREN`] is set. The default orders
+    /// the moves and puts the children in their order.
+    fn order_children<C>(
+        &self,
+        pos: &Self::Position,
+        children: &mut [C],
+        child: impl Fn(&C) -> (Self::Move, &Self::Position),
+        depth: u32,
+    ) {
+        let mut moves: Vec<Self::Move> = children.iter().map(|c| child(c).0).collect();
+        self.order_moves(pos, &mut moves, depth);
+        children.sort_by_key(|c| moves.iter().position(|&m| m == child(c).0));
+    }
+
     /// A small number identifying a move across positions (a cell, a column), for the history
     /// heuristic; `None` (the default) disables history for this game.
     fn move_id(&self, _mv: Self::Move) -> Option<u16> {

@@ -313,6 +313,79 @@ proptest! {
     }
 }
 
+/// A graph game whose moves are ordered by a hash of the positions they lead to, either from
+/// the moves (`BY_CHILDREN` false) or from the children the search played (true, through the
+/// trait's default `order_children`).
+struct Ordered<'g, const BY_CHILDREN: bool>(GraphGame<'g>);
+
+impl<const BY_CHILDREN: bool> Game for Ordered<'_, BY_CHILDREN> {
+    type Position = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, p: &u32, m: &mut Vec<u32>) {
+        self.0.moves(p, m)
+    }
+    fn play(&self, _p: &u32, m: u32) -> u32 {
+        m
+    }
+    fn final_loss(&self, p: &u32) -> Stake {
+        self.0.final_loss(p)
+    }
+}
+
+impl<const BY_CHILDREN: bool> Evaluate for Ordered<'_, BY_CHILDREN> {
+    fn evaluate(&self, _p: &u32) -> i32 {
+        0
+    }
+    fn final_score(&self, p: &u32) -> i32 {
+        self.0.final_score(p)
+    }
+    fn order_moves(&self, _p: &u32, m: &mut [u32], _depth: u32) {
+        m.sort_by_key(|&c| c.wrapping_mul(2_654_435_761) >> 28);
+    }
+    const ORDERS_BY_CHILDREN: bool = BY_CHILDREN;
+}
+
+impl<const BY_CHILDREN: bool> ExactHints for Ordered<'_, BY_CHILDREN> {}
+
+impl<const BY_CHILDREN: bool> PositionKey for Ordered<'_, BY_CHILDREN> {
+    fn key(&self, p: &u32) -> u64 {
+        u64::from(*p)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A game that orders by its children gets them all, in the order its moves would have, and
+    /// is solved exactly under every setting.
+    #[test]
+    fn ordering_by_children_orders_as_the_moves_and_solves_exactly((succ, stakes) in acyclic_with(14, 6)) {
+        let g = graph(&succ, &stakes);
+        let exact = solve_graph(&g, Model::Minimax);
+        let game = Ordered::<true>(GraphGame::new(&g, 0));
+        for u in 0..g.nodes() as u32 {
+            let mut moves = Vec::new();
+            game.moves(&u, &mut moves);
+            let mut children: Vec<(u32, u32, char)> = moves.iter().map(|&m| (m, game.play(&u, m), 'k')).collect();
+            game.order_children(&u, &mut children, |c| (c.0, &c.1), UNLIMITED);
+            game.order_moves(&u, &mut moves, UNLIMITED);
+            prop_assert_eq!(children.iter().map(|c| c.0).collect::<Vec<_>>(), moves);
+        }
+        for settings in all_settings() {
+            for u in 0..g.nodes() as u32 {
+                let by_children = Engine::new(&game, settings.clone()).solve(&u, Limits::default());
+                let plain = Ordered::<false>(GraphGame::new(&g, u));
+                let by_moves = Engine::new(&plain, settings.clone()).solve(&u, Limits::default());
+                prop_assert_eq!(Some(by_children.value), exact.value(u), "node {} with {:?}", u, settings);
+                prop_assert_eq!(Some(by_moves.value), exact.value(u), "node {} with {:?}", u, settings);
+            }
+        }
+    }
+}
+
 /// A binary tree 40 plies deep whose move ordering is slow (a millisecond), as a game's own
 /// ordering searches can be, counting how often it is asked.
 struct SlowOrdering {

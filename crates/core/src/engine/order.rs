@@ -1,5 +1,6 @@
-//! Move ordering, and the table work that goes with it: the first children are played and their
-//! table buckets prefetched before the moves are ordered (so the loads overlap the ordering),
+//! Move ordering, and the table work that goes with it: the first children (all of them, for a
+//! game that orders by the children) are played and their table buckets prefetched before the
+//! moves are ordered (so the loads overlap the ordering),
 //! enhanced transposition cutoffs probe those children, and the game's order is refined by
 //! killer moves and history where they are switched on.
 
@@ -31,7 +32,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let mut children = std::mem::take(&mut self.buffers.children[ply]);
         children.clear();
         let skip = tt_index.map_or(usize::MAX, usize::from);
-        for (_, &mv) in moves.iter().enumerate().filter(|&(i, _)| i != skip).take(PREFETCHED_CHILDREN) {
+        // A game that orders by the children needs them all.
+        let count = if G::ORDERS_BY_CHILDREN { usize::MAX } else { PREFETCHED_CHILDREN };
+        for (_, &mv) in moves.iter().enumerate().filter(|&(i, _)| i != skip).take(count) {
             let child = self.game.play(pos, mv);
             let key = self.game.key(&child);
             self.tt.prefetch(key);
@@ -71,10 +74,13 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// Puts the moves into the order to search them in: the game's order, then killers first
     /// and by history where those are on. Returns them without the table move (at `tt_index`
     /// among the moves as generated), which was searched already.
+    /// Where the game orders by the children, `children` (every move but the table move, played)
+    /// are put in the same order.
     pub(super) fn move_order<'m>(
         &self,
         pos: &G::Position,
         moves: &'m mut [G::Move],
+        children: &mut [Child<G>],
         tt_index: Option<u8>,
         depth: u32,
         ply: usize,
@@ -87,7 +93,12 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             }
             None => moves,
         };
-        if moves.len() > 1 {
+        if moves.len() > 1 && G::ORDERS_BY_CHILDREN {
+            self.game.order_children(pos, children, |c| (c.0, &c.1), depth);
+            for (mv, child) in moves.iter_mut().zip(children.iter()) {
+                *mv = child.0;
+            }
+        } else if moves.len() > 1 {
             self.game.order_moves(pos, moves, depth);
         }
         if self.settings.killers || self.settings.history {

@@ -522,9 +522,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             generated.clear();
             // A loop rather than a call to memcpy, which costs more for a handful of moves.
             generated.extend(moves.iter().copied());
-            let children = self.prefetch_children(pos, moves, tt_index, ply);
+            let mut children = self.prefetch_children(pos, moves, tt_index, ply);
             // Ordering the moves gives the loads time to arrive.
-            let others = self.move_order(pos, moves, tt_index, node.depth, ply);
+            let others = self.move_order(pos, moves, &mut children, tt_index, node.depth, ply);
             // Ordering may search (Othello's shallow searches): those nodes count too.
             self.stats.nodes += super::take_hook_nodes();
             if !self.transposition_cutoff(node, &children, &mut state) {

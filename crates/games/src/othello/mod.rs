@@ -150,40 +150,76 @@ impl Evaluate for Othello {
     /// Fastest first with Edax's refinements (see `endgame::engine_order`), and from
     /// `EVAL_ORDER_FROM` empties on, the value of a shallow search of each move as well.
     fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
-        // In a depth-limited search, the subtree ends before the game does.
-        let empties = b.empties().min(depth);
-        // The ordering search's depth, and the pattern indices it starts from.
-        let searched = (empties >= EVAL_ORDER_FROM).then(|| {
-            let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
-            (depth, patterns::Indices::new(b.player, b.opponent))
+        let mut order = MoveOrder::new(b, depth);
+        moves.sort_by_cached_key(|&mv| match mv {
+            PASS => 0,
+            _ => order.key(b, mv, &self.play(b, mv)),
         });
-        let mut nodes = 0;
-        moves.sort_by_cached_key(|&mv| {
-            if mv == PASS {
-                return 0;
-            }
-            let sq = u32::from(mv);
-            let f = flips(b.player, b.opponent, sq);
-            let next = b.after(sq, f);
-            let key = endgame::engine_order(next.player, next.opponent, sq);
-            let Some((depth, indices)) = &searched else { return key };
-            let child = indices.play(sq, f);
-            let value = eval::search_from(
-                next.player,
-                next.opponent,
-                &child,
-                *depth,
-                -eval::BOUND,
-                eval::BOUND,
-                &mut nodes,
-            );
-            key + EVAL_WEIGHT * value
+        gamegraph::engine::count_hook_nodes(order.nodes);
+    }
+
+    /// The search plays the moves before ordering them: ordering by the children saves turning
+    /// their discs twice.
+    const ORDERS_BY_CHILDREN: bool = true;
+
+    /// As [`Othello::order_moves`], from the children.
+    fn order_children<C>(
+        &self,
+        b: &Board,
+        children: &mut [C],
+        child: impl Fn(&C) -> (u8, &Board),
+        depth: u32,
+    ) {
+        let mut order = MoveOrder::new(b, depth);
+        children.sort_by_cached_key(|c| match child(c) {
+            (PASS, _) => 0,
+            (mv, next) => order.key(b, mv, next),
         });
-        gamegraph::engine::count_hook_nodes(nodes);
+        gamegraph::engine::count_hook_nodes(order.nodes);
     }
 
     fn move_id(&self, mv: u8) -> Option<u16> {
         Some(u16::from(mv))
+    }
+}
+
+/// The ordering keys of one node's moves (smaller first): the ordering search's depth and the
+/// pattern indices it starts from (from `EVAL_ORDER_FROM` empties on), and the nodes it searched.
+struct MoveOrder {
+    searched: Option<(u32, patterns::Indices)>,
+    nodes: u64,
+}
+
+impl MoveOrder {
+    /// The ordering of `b`'s moves, for a subtree searched `depth` plies deep.
+    fn new(b: &Board, depth: u32) -> Self {
+        // In a depth-limited search, the subtree ends before the game does.
+        let empties = b.empties().min(depth);
+        let searched = (empties >= EVAL_ORDER_FROM).then(|| {
+            let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
+            (depth, patterns::Indices::new(b.player, b.opponent))
+        });
+        MoveOrder { searched, nodes: 0 }
+    }
+
+    /// The key of the move `mv` (not a pass) of `b`, which leads to `next`.
+    fn key(&mut self, b: &Board, mv: u8, next: &Board) -> i32 {
+        let sq = u32::from(mv);
+        let key = endgame::engine_order(next.player, next.opponent, sq);
+        let Some((depth, indices)) = &self.searched else { return key };
+        // The discs turned: the opponent's that the move took.
+        let flipped = b.opponent & !next.player;
+        let child = indices.play(sq, flipped);
+        let value = eval::search_from(
+            next.player,
+            next.opponent,
+            &child,
+            *depth,
+            -eval::BOUND,
+            eval::BOUND,
+            &mut self.nodes,
+        );
+        key + EVAL_WEIGHT * value
     }
 }
 
@@ -385,6 +421,28 @@ mod tests {
         for (depth, &count) in counts.iter().enumerate() {
             let b = Board::start();
             assert_eq!(perft(b.player, b.opponent, depth as u32), count, "depth {depth}");
+        }
+    }
+
+    /// Ordering the children the search played puts them in the order of their moves, with and
+    /// without the ordering searches (from 14 empties on), the pass included.
+    #[test]
+    fn children_are_ordered_as_their_moves() {
+        let mut rng = gamegraph::rng::SplitMix64(5);
+        for i in 0..60 {
+            let b = random_position(8 + i % 16, &mut rng).expect("random games reach the board");
+            let mut moves = Vec::new();
+            Othello.moves(&b, &mut moves);
+            let mut children: Vec<(u8, Board)> = moves.iter().map(|&m| (m, Othello.play(&b, m))).collect();
+            Othello.order_children(&b, &mut children, |c| (c.0, &c.1), u32::MAX);
+            Othello.order_moves(&b, &mut moves, u32::MAX);
+            assert_eq!(
+                children.iter().map(|c| c.0).collect::<Vec<_>>(),
+                moves,
+                "{}",
+                Othello.format_position(&b)
+            );
+            assert!(children.iter().all(|(m, c)| *c == Othello.play(&b, *m)));
         }
     }
 
