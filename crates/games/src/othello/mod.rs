@@ -425,7 +425,8 @@ mod tests {
     }
 
     /// Ordering the children the search played puts them in the order of their moves, with and
-    /// without the ordering searches (from 14 empties on), the pass included.
+    /// without the ordering searches (from 14 empties on). Random positions have a move, so no
+    /// pass is among them.
     #[test]
     fn children_are_ordered_as_their_moves() {
         let mut rng = gamegraph::rng::SplitMix64(5);
