@@ -74,42 +74,61 @@ proptest! {
     }
 }
 
-/// A graph game with a heuristic at the horizon, to test depth handling in the table; the flag
-/// makes every move quiet, open to late move reductions.
-struct Heuristic<'g>(GraphGame<'g>, bool);
+/// A graph game with a heuristic at the horizon, to test depth handling in the table, and two
+/// switches: `quiet` opens every move to late move reductions; `ordered` sorts the moves by a
+/// hash of the positions they lead to, from the moves, or from the children the search played
+/// when `BY_CHILDREN` (through the trait's default `order_children`).
+struct Heuristic<'g, const BY_CHILDREN: bool = false> {
+    graph: GraphGame<'g>,
+    quiet: bool,
+    ordered: bool,
+}
 
-impl Game for Heuristic<'_> {
+impl<'g> Heuristic<'g> {
+    /// The graph game with the heuristic, its moves in the graph's order.
+    fn new(graph: GraphGame<'g>, quiet: bool) -> Self {
+        Heuristic { graph, quiet, ordered: false }
+    }
+}
+
+impl<const BY_CHILDREN: bool> Game for Heuristic<'_, BY_CHILDREN> {
     type Position = u32;
     type Move = u32;
     fn start(&self) -> u32 {
         0
     }
     fn moves(&self, p: &u32, m: &mut Vec<u32>) {
-        self.0.moves(p, m)
+        self.graph.moves(p, m)
     }
     fn play(&self, _p: &u32, m: u32) -> u32 {
         m
     }
     fn final_loss(&self, p: &u32) -> Stake {
-        self.0.final_loss(p)
+        self.graph.final_loss(p)
     }
 }
 
-impl Evaluate for Heuristic<'_> {
+impl<const BY_CHILDREN: bool> Evaluate for Heuristic<'_, BY_CHILDREN> {
     fn evaluate(&self, p: &u32) -> i32 {
         (p.wrapping_mul(2_654_435_761) >> 28) as i32 - 8
     }
     fn final_score(&self, p: &u32) -> i32 {
-        self.0.final_score(p)
+        self.graph.final_score(p)
     }
     fn is_quiet(&self, _p: &u32, _m: u32) -> bool {
-        self.1
+        self.quiet
     }
+    fn order_moves(&self, _p: &u32, m: &mut [u32], _depth: u32) {
+        if self.ordered {
+            m.sort_by_key(|&c| c.wrapping_mul(2_654_435_761) >> 28);
+        }
+    }
+    const ORDERS_BY_CHILDREN: bool = BY_CHILDREN;
 }
 
-impl ExactHints for Heuristic<'_> {}
+impl<const BY_CHILDREN: bool> ExactHints for Heuristic<'_, BY_CHILDREN> {}
 
-impl PositionKey for Heuristic<'_> {
+impl<const BY_CHILDREN: bool> PositionKey for Heuristic<'_, BY_CHILDREN> {
     fn key(&self, p: &u32) -> u64 {
         u64::from(*p)
     }
@@ -145,7 +164,7 @@ proptest! {
             succ[p.index(i + 1)].push(i + 1);
         }
         let g = graph(&succ, &stakes[..n]);
-        let game = Heuristic(GraphGame::new(&g, 0), false);
+        let game = Heuristic::new(GraphGame::new(&g, 0), false);
         let engine = Engine::new(&game, EngineSettings { tt_mib: 1, aspiration: false, ..EngineSettings::default() });
         for u in 0..g.nodes() as u32 {
             engine.clear();
@@ -165,7 +184,7 @@ proptest! {
     fn reductions_stay_out_of_exact_solves((succ, stakes) in acyclic_with(40, 8)) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
-        let game = Heuristic(GraphGame::new(&g, 0), true);
+        let game = Heuristic::new(GraphGame::new(&g, 0), true);
         let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
         for u in 0..g.nodes() as u32 {
             prop_assert_eq!(Some(engine.solve(&u, Limits::default()).value), exact.value(u), "node {}", u);
@@ -199,7 +218,7 @@ fn complete_tree(width: usize, height: u32) -> Vec<Vec<usize>> {
 fn reductions_search_fewer_nodes_in_depth_limited_searches() {
     let succ = complete_tree(5, 9);
     let g = graph(&succ, &vec![0; succ.len()]);
-    let game = Heuristic(GraphGame::new(&g, 0), true);
+    let game = Heuristic::new(GraphGame::new(&g, 0), true);
     let nodes = |late_move_reductions| {
         let settings = EngineSettings { tt_mib: 4, late_move_reductions, ..EngineSettings::default() };
         let engine = Engine::new(&game, settings);
@@ -313,49 +332,6 @@ proptest! {
     }
 }
 
-/// A graph game whose moves are ordered by a hash of the positions they lead to, either from
-/// the moves (`BY_CHILDREN` false) or from the children the search played (true, through the
-/// trait's default `order_children`).
-struct Ordered<'g, const BY_CHILDREN: bool>(GraphGame<'g>);
-
-impl<const BY_CHILDREN: bool> Game for Ordered<'_, BY_CHILDREN> {
-    type Position = u32;
-    type Move = u32;
-    fn start(&self) -> u32 {
-        0
-    }
-    fn moves(&self, p: &u32, m: &mut Vec<u32>) {
-        self.0.moves(p, m)
-    }
-    fn play(&self, _p: &u32, m: u32) -> u32 {
-        m
-    }
-    fn final_loss(&self, p: &u32) -> Stake {
-        self.0.final_loss(p)
-    }
-}
-
-impl<const BY_CHILDREN: bool> Evaluate for Ordered<'_, BY_CHILDREN> {
-    fn evaluate(&self, _p: &u32) -> i32 {
-        0
-    }
-    fn final_score(&self, p: &u32) -> i32 {
-        self.0.final_score(p)
-    }
-    fn order_moves(&self, _p: &u32, m: &mut [u32], _depth: u32) {
-        m.sort_by_key(|&c| c.wrapping_mul(2_654_435_761) >> 28);
-    }
-    const ORDERS_BY_CHILDREN: bool = BY_CHILDREN;
-}
-
-impl<const BY_CHILDREN: bool> ExactHints for Ordered<'_, BY_CHILDREN> {}
-
-impl<const BY_CHILDREN: bool> PositionKey for Ordered<'_, BY_CHILDREN> {
-    fn key(&self, p: &u32) -> u64 {
-        u64::from(*p)
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
@@ -365,7 +341,7 @@ proptest! {
     fn ordering_by_children_orders_as_the_moves_and_solves_exactly((succ, stakes) in acyclic_with(14, 6)) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
-        let game = Ordered::<true>(GraphGame::new(&g, 0));
+        let game = Heuristic::<true> { graph: GraphGame::new(&g, 0), quiet: false, ordered: true };
         for u in 0..g.nodes() as u32 {
             let mut moves = Vec::new();
             game.moves(&u, &mut moves);
@@ -377,7 +353,7 @@ proptest! {
         for settings in all_settings() {
             for u in 0..g.nodes() as u32 {
                 let by_children = Engine::new(&game, settings.clone()).solve(&u, Limits::default());
-                let plain = Ordered::<false>(GraphGame::new(&g, u));
+                let plain = Heuristic::<false> { graph: GraphGame::new(&g, u), quiet: false, ordered: true };
                 let by_moves = Engine::new(&plain, settings.clone()).solve(&u, Limits::default());
                 prop_assert_eq!(Some(by_children.value), exact.value(u), "node {} with {:?}", u, settings);
                 prop_assert_eq!(Some(by_moves.value), exact.value(u), "node {} with {:?}", u, settings);
