@@ -249,7 +249,7 @@ pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
 
 /// The best score `p` to move against `o` can reach: the opponent keeps its stable discs.
 #[inline]
-fn stable_ceiling(p: u64, o: u64) -> i32 {
+pub(super) fn stable_ceiling(p: u64, o: u64) -> i32 {
     64 - 2 * stable_discs(o, p).count_ones() as i32
 }
 
