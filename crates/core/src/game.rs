@@ -277,9 +277,11 @@ pub trait ExactHints: Evaluate {
     }
 
     /// Bounds `(low, high)` on the exact score of a position for which
-    /// [`ExactHints::search_moves`] returned moves, used to narrow the search window. By default
-    /// the whole score range.
-    fn score_bounds(&self, _pos: &Self::Position) -> (Score, Score) {
+    /// [`ExactHints::search_moves`] returned moves, searched within the window `(alpha, beta)`:
+    /// a bound outside the window settles the node at once, and one inside narrows the window.
+    /// A bound that costs time to compute may be left at the end of the score range where it
+    /// cannot fall outside the window. By default the whole score range.
+    fn score_bounds(&self, _pos: &Self::Position, _alpha: Score, _beta: Score) -> (Score, Score) {
         (-MAX_SCORE, MAX_SCORE)
     }
 }

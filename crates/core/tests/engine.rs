@@ -276,7 +276,7 @@ impl ExactHints for Guessing<'_> {
         *nodes += 1;
         Some(self.direct?.value(*p)?.clamp(alpha, beta))
     }
-    fn score_bounds(&self, _p: &u32) -> (i32, i32) {
+    fn score_bounds(&self, _p: &u32, _alpha: i32, _beta: i32) -> (i32, i32) {
         (-6, 6)
     }
 }

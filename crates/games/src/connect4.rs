@@ -429,7 +429,7 @@ impl ExactHints for Connect4 {
 
     /// No immediate win for us, and our move leaves none to the opponent; narrowed by Allis'
     /// claimeven where the columns' empty cells pair up (see `claimeven_bounds`).
-    fn score_bounds(&self, b: &Board) -> (i32, i32) {
+    fn score_bounds(&self, b: &Board, _alpha: i32, _beta: i32) -> (i32, i32) {
         let low = -((self.cells().saturating_sub(2 + b.moves) / 2) as i32);
         let high = ((self.cells() - 1 - b.moves) / 2) as i32;
         self.claimeven_bounds(b.current, b.mask, low, high)

@@ -1,5 +1,5 @@
 //! Othello against the public oracles: the standard perft counts and the FFO endgame test
-//! positions #1-#19 (exact score and a best move), solved by the generic engine.
+//! positions #1-#19 and #59 (exact score and a best move), solved by the generic engine.
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::{Game, Notation};
@@ -43,6 +43,21 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
         engine.clear();
         assert_eq!(engine.window(&pos, UNLIMITED, -65, 65), score, "FFO #{}, whole window", i + 1);
     }
+}
+
+/// FFO #59 (34 empties) is a wipeout, +64. Its proof is short because the game bounds every
+/// score by 64 (`ExactHints::score_bounds`): once a probe shows +64, nothing is left to refute.
+/// About a million nodes; with the engine's default bounds (any score), more than a billion.
+#[test]
+fn ffo_59_wipeout_is_proven_within_the_score_range() {
+    let (text, score, best) = ffo("fforum-40-59.obf").swap_remove(19);
+    let pos = Othello.parse_position(&text).unwrap();
+    let engine =
+        Engine::new(&Othello, EngineSettings { tt_mib: 64, threads: 1, ..EngineSettings::default() });
+    let r = engine.solve(&pos, Limits { nodes: Some(20_000_000), ..Limits::default() });
+    assert!(r.complete, "FFO #59 not solved in 20 M nodes");
+    assert_eq!((r.value, score), (64, 64));
+    assert!(best.contains(&Othello.format_move(&pos, r.best.unwrap())));
 }
 
 #[test]

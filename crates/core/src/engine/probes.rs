@@ -13,7 +13,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if let Some(known) = self.known_at_root(pos) {
             return known;
         }
-        let (lo, hi) = self.game.score_bounds(pos);
+        let (lo, hi) = self.game.score_bounds(pos, -MAX_SCORE, MAX_SCORE);
         let mut probes = Thresholds::new(lo.max(-MAX_SCORE), hi.min(MAX_SCORE), self.game.estimate(pos));
         self.stats.nodes += super::take_hook_nodes();
         let mut best = None;

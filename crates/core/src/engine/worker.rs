@@ -369,7 +369,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             self.hit_horizon = true;
             return self.quiescence(pos, ply, alpha, node.beta, moves);
         }
-        let (low, high) = self.game.score_bounds(pos);
+        let (low, high) = self.game.score_bounds(pos, to_node(alpha, ply), to_node(node.beta, ply));
         let (low, high) = (from_node(low, ply), from_node(high, ply));
         if high <= alpha {
             return high;

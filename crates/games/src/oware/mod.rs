@@ -168,7 +168,7 @@ impl ExactHints for Oware {
         self.exact_score(pos)
     }
 
-    fn score_bounds(&self, pos: &OwarePosition) -> (i32, i32) {
+    fn score_bounds(&self, pos: &OwarePosition, _alpha: i32, _beta: i32) -> (i32, i32) {
         let left = rules::stones(&pos.pits) as i32;
         (pos.captured_lead() - left, pos.captured_lead() + left)
     }
