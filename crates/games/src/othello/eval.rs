@@ -1,5 +1,5 @@
 //! The midgame evaluation: the predicted final disc difference for the player to move, as a sum
-//! of pattern weights (see [`patterns`]), a mobility weight and a bias, one set per stage of the
+//! of pattern weights (see [`super::patterns`]), a mobility weight and a bias, one set per stage of the
 //! game. The weights were fitted to exact endgame scores, and above 18 empties to searches that
 //! end where those were exact (`examples/train_othello_eval.rs`), so the evaluation is on the
 //! scale of final scores: it compares sensibly with real game ends in a depth-limited search,
