@@ -127,7 +127,8 @@ pub struct EngineArgs {
     pub with: Vec<Technique>,
     /// Turn off engine techniques, to measure what each brings (comma-separated: pvs,
     /// aspiration, etc for enhanced transposition cutoffs near the root, null-move for null-move
-    /// pruning and lmr for late move reductions in depth-limited chess searches).
+    /// pruning and lmr for late move reductions in depth-limited chess searches, probcut for the
+    /// selective pass with probable bounds before an Othello exact solve).
     #[arg(long, value_delimiter = ',', value_name = "TECHNIQUES")]
     pub without: Vec<Technique>,
 }
@@ -143,6 +144,7 @@ pub enum Technique {
     Mtdf,
     NullMove,
     Lmr,
+    Probcut,
 }
 
 impl EngineArgs {
@@ -176,6 +178,7 @@ impl EngineArgs {
             mtdf: pick(Technique::Mtdf, defaults.mtdf),
             null_move: pick(Technique::NullMove, defaults.null_move),
             late_move_reductions: pick(Technique::Lmr, defaults.late_move_reductions),
+            probable_bounds: pick(Technique::Probcut, defaults.probable_bounds),
         };
         let total = crate::terminal::memory_bytes();
         if let Some(total) = total.filter(|&t| (settings.tt_mib as u64) << 20 > t / 4 * 3) {

@@ -276,6 +276,15 @@ pub trait ExactHints: Evaluate {
         None
     }
 
+    /// A probable bound on the exact score of `pos` outside the window `(alpha, beta)`, from a
+    /// cheap shallow search (ProbCut): `Some(beta)` if the score is very likely at least `beta`,
+    /// `Some(alpha)` if very likely at most `alpha`, else `None` (the default, always). An exact
+    /// solve first runs a selective pass that trusts these guesses, to fill its table with good
+    /// moves and find a close estimate cheaply, then the exact pass, which never uses them.
+    fn probable_bound(&self, _pos: &Self::Position, _alpha: Score, _beta: Score) -> Option<Score> {
+        None
+    }
+
     /// Bounds `(low, high)` on the exact score of a position for which
     /// [`ExactHints::search_moves`] returned moves, searched within the window `(alpha, beta)`:
     /// a bound outside the window settles the node at once, and one inside narrows the window.

@@ -230,11 +230,14 @@ fn reductions_search_fewer_nodes_in_depth_limited_searches() {
 
 /// A graph game without cycles (so exact solves split subtrees over threads) that guesses its
 /// value, to test the probe schedules from any starting point, and that may solve its odd
-/// vertices itself, from their known values, as a game with its own endgame solver does.
+/// vertices itself, from their known values, as a game with its own endgame solver does; and
+/// that may give probable bounds, at random at a quarter of the positions (`probable`, the seed of
+/// their choice), which the selective pass trusts and the exact pass must not.
 struct Guessing<'g> {
     graph: GraphGame<'g>,
     guess: Option<i32>,
     direct: Option<&'g Solution<u32>>,
+    probable: Option<u32>,
 }
 
 impl Game for Guessing<'_> {
@@ -279,6 +282,13 @@ impl ExactHints for Guessing<'_> {
     fn score_bounds(&self, _p: &u32, _alpha: i32, _beta: i32) -> (i32, i32) {
         (-6, 6)
     }
+    fn probable_bound(&self, p: &u32, alpha: i32, beta: i32) -> Option<i32> {
+        match (p ^ self.probable?).wrapping_mul(2_654_435_761) >> 29 {
+            0 => Some(beta),
+            1 => Some(alpha),
+            _ => None,
+        }
+    }
 }
 
 impl PositionKey for Guessing<'_> {
@@ -291,13 +301,15 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
     /// Exact solves find the retrograde value and a move achieving it from any first guess, or
-    /// none, on one thread and with subtrees split over two (the split's cancellations
-    /// included: its subtrees fail high and low at random here).
+    /// none, and whatever probable bounds the selective pass trusted, on one thread and with
+    /// subtrees split over two (the split's cancellations included: its subtrees fail high and
+    /// low at random here).
     #[test]
     fn solves_from_any_guess_on_one_or_two_threads(
         (succ, stakes) in acyclic_with(40, 6),
         guess in prop::option::of(-8i32..9),
         direct in any::<bool>(),
+        probable in prop::option::of(any::<u32>()),
     ) {
         let g = graph(&succ, &stakes);
         let exact = solve_graph(&g, Model::Minimax);
@@ -305,7 +317,7 @@ proptest! {
         for threads in [1, 2] {
             let settings = EngineSettings { tt_mib: 1, threads, ..EngineSettings::default() };
             for u in 0..g.nodes() as u32 {
-                let game = Guessing { graph: GraphGame::new(&g, u), guess, direct };
+                let game = Guessing { graph: GraphGame::new(&g, u), guess, direct, probable };
                 let engine = Engine::new(&game, settings.clone());
                 let r = engine.solve(&u, Limits::default());
                 prop_assert!(r.is_exact());
@@ -327,6 +339,14 @@ proptest! {
                         prop_assert_eq!(w, v, "node {} window ({}, {}) on {} threads", u, a, b, threads);
                     }
                 }
+            }
+            // One engine for every position, its table kept from solve to solve: what one
+            // selective pass stored must not pass for exact in the next solve.
+            let game = Guessing { graph: GraphGame::new(&g, 0), guess, direct, probable };
+            let engine = Engine::new(&game, settings.clone());
+            for u in (0..g.nodes() as u32).rev().chain(0..g.nodes() as u32) {
+                let r = engine.solve(&u, Limits::default());
+                prop_assert_eq!(Some(r.value), exact.value(u), "node {} after others on {} threads", u, threads);
             }
         }
     }

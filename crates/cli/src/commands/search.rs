@@ -69,6 +69,8 @@ impl GameVisitor for Search<'_> {
                 "tt_cutoffs": r.stats.tt_cutoffs,
                 "beta_cutoffs": r.stats.beta_cutoffs,
                 "first_move_cutoffs": r.stats.first_move_cutoffs,
+                "etc_cutoffs": r.stats.etc_cutoffs,
+                "probable_cutoffs": r.stats.probable_cutoffs,
             }));
         }
         let reached = depth.map_or("the end of the game".to_string(), |d| format!("depth {d}"));

@@ -56,7 +56,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if !self.settings.etc || depth <= 2 || ply == 0 || ply >= ETC_PLIES {
             return false;
         }
-        let needed = TtEntry::depth_byte(child_depth(depth));
+        let needed = self.needed_depth(child_depth(depth));
         for &(mv, _, key) in children {
             let Some(e) = self.tt.probe(key) else { continue };
             // The child is worth at most its stored upper bound, so this node at least its

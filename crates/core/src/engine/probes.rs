@@ -8,15 +8,45 @@ use crate::score::{Score, MAX_SCORE, UNLIMITED};
 
 impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// The value clamped to `[low, high]` by null-window searches that narrow the interval of
-    /// possible values until it closes (see [`Thresholds`] for which values are probed).
+    /// possible values until it closes (see [`Thresholds`] for which values are probed). Where the
+    /// game gives probable bounds ([`ExactHints::probable_bound`]), a selective pass that trusts
+    /// them comes first: it fills the table with best moves and finds a close estimate for the
+    /// exact pass, at a fraction of its cost.
     pub(super) fn solve(&mut self, pos: &G::Position, low: Score, high: Score) -> RootResult<G::Move> {
         if let Some(known) = self.known_at_root(pos) {
             return known;
         }
         let (lo, hi) = self.game.score_bounds(pos, -MAX_SCORE, MAX_SCORE);
-        let mut probes = Thresholds::new(lo.max(-MAX_SCORE), hi.min(MAX_SCORE), self.game.estimate(pos));
+        let (lo, hi) = (lo.max(-MAX_SCORE), hi.min(MAX_SCORE));
+        let estimate = self.game.estimate(pos);
         self.stats.nodes += super::take_hook_nodes();
-        let mut best = None;
+        self.selective = self.settings.probable_bounds;
+        let (mut probes, mut best, guessed) = self.close(pos, Thresholds::new(lo, hi, estimate), low, high);
+        self.selective = false;
+        // Unless a probable bound (or an entry one shaped) was used, the selective pass was exact.
+        if guessed && !self.aborted {
+            let guess = probes.value(low).clamp(lo, hi);
+            (probes, best, _) = self.close(pos, Thresholds::new(lo, hi, Some(guess)), low, high);
+        }
+        let (min, max) = (probes.min, probes.max);
+        if best.is_none() && !self.aborted {
+            best = self.move_reaching(pos, min);
+        }
+        let value = probes.value(low);
+        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted }
+    }
+
+    /// Probes the thresholds of `probes` until the interval closes or leaves `[low, high]`;
+    /// returns the final bounds, the best move of the last probe that failed high, and whether
+    /// any probe's result rested on a guess (a probable bound or a heuristic table entry).
+    fn close(
+        &mut self,
+        pos: &G::Position,
+        mut probes: Thresholds,
+        low: Score,
+        high: Score,
+    ) -> (Thresholds, Option<G::Move>, bool) {
+        let (mut best, mut guessed) = (None, false);
         while probes.min < probes.max && probes.max > low && probes.min < high {
             // Helpers probe the neighbouring thresholds (main: t, helper 1: t - 1, helper 2:
             // t + 1, ...), so the bounds the main thread needs next are being proven already.
@@ -26,7 +56,9 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             let t = probes.next().saturating_add(offset);
             // Only values inside [low, high] matter, and the threshold must split [min, max].
             let t = t.clamp(probes.min.max(low) + 1, probes.max.min(high));
+            self.hit_horizon = false;
             let r = self.negamax(pos, UNLIMITED, 0, t - 1, t);
+            guessed |= self.hit_horizon;
             if self.aborted {
                 break;
             }
@@ -35,12 +67,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             }
             probes.record(t, r);
         }
-        let (min, max) = (probes.min, probes.max);
-        if best.is_none() && !self.aborted {
-            best = self.move_reaching(pos, min);
-        }
-        let value = if max <= low { max } else { min.max(max.min(0)) };
-        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted }
+        (probes, best, guessed)
     }
 
     /// The outcome of a root that needs no search: final, or valued at once by the game.
@@ -145,6 +172,16 @@ impl Thresholds {
             }
         };
         t.clamp(min + 1, max) as i32
+    }
+
+    /// The value the bounds give, for a solve that only tells values below `low` apart: the
+    /// upper bound if at most `low`, else the lower bound, or 0 if both sides of it are open.
+    fn value(&self, low: i32) -> i32 {
+        if self.max <= low {
+            self.max
+        } else {
+            self.min.max(self.max.min(0))
+        }
     }
 
     /// Takes in the fail-soft result `r` of the probe at `t`.

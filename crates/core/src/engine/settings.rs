@@ -33,6 +33,10 @@ pub struct EngineSettings {
     /// ([`crate::Evaluate::is_quiet`]) are searched less deep first, and fully only if they
     /// surprise. Exact solves never use them.
     pub late_move_reductions: bool,
+    /// A selective pass before the probes of an exact solve, for games that give probable bounds
+    /// ([`crate::game::ExactHints::probable_bound`], ProbCut): it finds a close first guess and
+    /// leaves best moves in the table. The value is always the exact pass's.
+    pub probable_bounds: bool,
 }
 
 impl Default for EngineSettings {
@@ -52,6 +56,7 @@ impl Default for EngineSettings {
             etc: true,
             null_move: true,
             late_move_reductions: true,
+            probable_bounds: true,
         }
     }
 }
@@ -120,6 +125,9 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     /// Nodes answered by enhanced transposition cutoffs.
     pub etc_cutoffs: u64,
+    /// Nodes answered by a probable bound in the selective pass of an exact solve
+    /// ([`crate::game::ExactHints::probable_bound`]).
+    pub probable_cutoffs: u64,
 }
 
 impl SearchStats {
@@ -130,6 +138,7 @@ impl SearchStats {
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.etc_cutoffs += o.etc_cutoffs;
+        self.probable_cutoffs += o.probable_cutoffs;
     }
 }
 

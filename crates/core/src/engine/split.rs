@@ -32,6 +32,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let mut worker = Self::from_parts(parts, self.stop, self.limits, self.started, self.id);
         worker.may_stop = self.may_stop;
         worker.split = true;
+        worker.selective = self.selective;
         worker.cancel = Some(Arc::clone(cancel));
         worker
     }

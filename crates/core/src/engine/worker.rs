@@ -124,6 +124,9 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) iteration_depth: u32,
     /// The deepest ply searched in the current iteration.
     pub(super) seldepth: usize,
+    /// Whether this is the selective pass of an exact solve, which trusts the game's probable
+    /// bounds (see [`ExactHints::probable_bound`]).
+    pub(super) selective: bool,
 }
 
 /// Deepest ply of a quiescence search: beyond it the evaluation is taken as it stands.
@@ -193,6 +196,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             on_iteration: None,
             iteration_depth: 0,
             seldepth: 0,
+            selective: false,
         }
     }
 
@@ -347,6 +351,17 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         Some(score)
     }
 
+    /// The depth a table entry needs to settle a node searched `depth` plies deep: in the
+    /// selective pass, the heuristic entries of that pass settle nodes searched to the end too.
+    #[inline]
+    pub(super) fn needed_depth(&self, depth: u32) -> u8 {
+        if self.selective && depth == UNLIMITED {
+            TtEntry::MAX_DEPTH as u8
+        } else {
+            TtEntry::depth_byte(depth)
+        }
+    }
+
     /// Makes the per-ply buffers reach `ply`, and counts it in the iteration's selective depth.
     #[inline]
     fn reach(&mut self, ply: usize) {
@@ -381,10 +396,15 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if moves.len() == 1 && node.depth == UNLIMITED && ply > 0 && !G::CYCLES {
             return self.search_forced(&node, moves[0], alpha);
         }
-        let tt_depth = TtEntry::depth_byte(node.depth);
+        let tt_depth = self.needed_depth(node.depth);
         let entry = self.tt.probe(node.key);
         if let Some(score) = entry.and_then(|e| self.table_cutoff(&e, tt_depth, ply, alpha, node.beta)) {
             return score;
+        }
+        if self.selective && ply > 0 {
+            if let Some(score) = self.probable_cut(&node, alpha) {
+                return score;
+            }
         }
         // Exact solves (to the end) never prune: the test stays out of their path.
         if node.depth != UNLIMITED && self.settings.null_move {
@@ -404,6 +424,20 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     fn search_forced(&mut self, node: &Node<'_, G::Position>, mv: G::Move, alpha: Score) -> Score {
         let child = self.game.play(node.pos, mv);
         -self.negamax(&child, UNLIMITED, node.ply + 1, -node.beta, -alpha)
+    }
+
+    /// The game's probable bound on `node`'s score outside the window, in the selective pass of
+    /// an exact solve: a guess, so the node and its ancestors are stored in the table as
+    /// heuristic (as if the search had met a horizon), for their best moves only.
+    #[inline(never)]
+    fn probable_cut(&mut self, node: &Node<'_, G::Position>, alpha: Score) -> Option<Score> {
+        let ply = node.ply;
+        let bound = self.game.probable_bound(node.pos, to_node(alpha, ply), to_node(node.beta, ply));
+        self.stats.nodes += super::take_hook_nodes();
+        let score = from_node(bound?, ply);
+        self.stats.probable_cutoffs += 1;
+        self.hit_horizon = true;
+        Some(score)
     }
 
     /// Null-move pruning (asked for, in a depth-limited search): at a node expected to fail high, lets the
