@@ -255,9 +255,9 @@ impl ExactHints for Othello {
         Some(eval::to_discs(fine))
     }
 
-    /// ProbCut: a [`PROBABLE_DEPTH`]-ply search with the evaluation, which predicts final
-    /// scores, beyond the window by [`PROBABLE_MARGIN`] is taken to mean the score is too, from
-    /// [`PROBABLE_FROM`] empties on.
+    /// ProbCut: from 17 empties on, a 6-ply search with the evaluation (which predicts final
+    /// scores) that lands 6 discs or more beyond the window is taken to mean the score does too
+    /// (`PROBABLE_FROM`, `PROBABLE_DEPTH` and `PROBABLE_MARGIN` in the source say why).
     fn probable_bound(&self, b: &Board, alpha: i32, beta: i32) -> Option<i32> {
         if b.empties() < PROBABLE_FROM {
             return None;
