@@ -1,6 +1,8 @@
 //! Exact solving by null-window probes: each probe asks "is the value at least `t`?" with one
 //! search to the end of the game, and the answers narrow the interval of possible values until
-//! it closes. [`Thresholds`] chooses the probes, from the game's estimate when it has one.
+//! it closes. [`Thresholds`] chooses the probes, from the game's estimate when it has one. Where
+//! the game gives probable bounds, a selective pass of probes that trust them comes first, and
+//! its value is the exact pass's first guess.
 
 use super::worker::{RootResult, Worker};
 use crate::game::{ExactHints, PositionKey};

@@ -1,10 +1,11 @@
 //! One search thread ([`Worker`]) and its negamax, read top to bottom: a node is counted, stopped
 //! if a limit says so, handed to the game's own solver if it has one, checked for repetition,
 //! valued at once if the game can, bounded, passed through to its child if it has a single move
-//! (in exact solves), answered by the table if the table can, cut by a null move if passing
-//! already beats the window, and else expanded: the table's move first, then the others in
-//! order, each with a null window after the first (and a ply more below a move the game
-//! extends), and the result stored in the table. At the horizon, the moves the game names
+//! (in exact solves), answered by the table if the table can, cut by the game's probable bound
+//! (in the selective pass of an exact solve), cut by a null move if passing already beats the
+//! window, and else expanded: the table's move first, then the others in order, each with a
+//! null window after the first (and a ply more below a move the game extends), and the result
+//! stored in the table. At the horizon, the moves the game names
 //! (captures in chess) are searched before the evaluation is trusted (quiescence).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
