@@ -295,6 +295,7 @@ fn bench_connect4_checks_every_score() {
     let file = &v["files"][0];
     assert_eq!((file["correct"].as_u64(), file["total"].as_u64()), (Some(20), Some(20)));
     assert!(file["mean_nodes"].as_f64().unwrap() > 0.0);
+    assert!(file["mean_probes"].as_f64().unwrap() >= 1.0, "every position is solved by probes");
 }
 
 #[test]
@@ -536,6 +537,13 @@ fn othello_perft_solve_and_bench() {
     std::fs::write(&obf, format!("{FFO_1}; G8:+18; H1:+12;\n")).unwrap();
     let bench = ok(&["bench", "othello", obf.to_str().unwrap(), "--threads", "1"]);
     assert!(bench.contains("1 positions, 0 wrong"), "{bench}");
+    // Its probes close on the score: the last one that failed high found +18.
+    let v = json(&["bench", "othello", obf.to_str().unwrap(), "--threads", "1", "--json"]);
+    let probes = v["positions"][0]["probes"].as_array().unwrap();
+    let high = probes.iter().rfind(|p| p["result"].as_i64() >= p["threshold"].as_i64()).unwrap();
+    assert_eq!(high["result"].as_i64(), Some(18), "{probes:?}");
+    let probed: u64 = probes.iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
+    assert!(probed <= v["positions"][0]["nodes"].as_u64().unwrap());
     std::fs::write(&obf, format!("{FFO_1}; G8:+16;\n")).unwrap();
     let wrong = run(&["bench", "othello", obf.to_str().unwrap()], "");
     assert!(!wrong.status.success(), "a wrong expected score fails the bench");

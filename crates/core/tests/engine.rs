@@ -329,6 +329,15 @@ proptest! {
                 // Wide windows too: a split subtree's null-window result above alpha is only a
                 // lower bound, to be searched again.
                 let v = exact.value(u).unwrap();
+                // The probes, where the nodes went: the selective pass's first, the exact ones
+                // bounding the value as their fail-soft answers say, no node counted twice.
+                let exact_from = r.probes.iter().position(|p| !p.selective).unwrap_or(r.probes.len());
+                prop_assert!(r.probes[exact_from..].iter().all(|p| !p.selective), "{:?}", r.probes);
+                for p in &r.probes[exact_from..] {
+                    let holds = if p.result >= p.threshold { v >= p.result } else { v <= p.result };
+                    prop_assert!(holds, "probe {:?} but value {}", p, v);
+                }
+                prop_assert!(r.probes.iter().map(|p| p.nodes).sum::<u64>() <= r.stats.nodes);
                 for (a, b) in [(-7, 7), (-2, 3), (v - 1, v + 1), (v - 3, v + 2)] {
                     let w = engine.window(&u, UNLIMITED, a, b);
                     if w <= a {

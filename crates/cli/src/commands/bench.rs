@@ -340,21 +340,22 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
         if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})") {
             bar.set_style(style);
         }
-        let (mut correct, mut nodes, mut time, mut worst) = (0usize, 0u64, Duration::ZERO, Duration::ZERO);
-        let mut wrong = Vec::new();
+        let mut run =
+            FileRun { name: path.display().to_string(), total: positions.len(), ..FileRun::default() };
         for p in &positions {
             let pos = game.parse_position(&p.position).with_context(|| {
                 format!("{} line {}: bad position '{}'", path.display(), p.line, p.position)
             })?;
             engine.clear();
             let r = engine.solve(&pos, Limits::default());
-            nodes += r.stats.nodes;
-            time += r.elapsed;
-            worst = worst.max(r.elapsed);
+            run.nodes += r.stats.nodes;
+            run.probes += r.probes.len();
+            run.time += r.elapsed;
+            run.worst = run.worst.max(r.elapsed);
             if r.value == p.score {
-                correct += 1;
+                run.correct += 1;
             } else {
-                wrong.push(format!(
+                run.wrong.push(format!(
                     "line {}: {} scored {} instead of {}",
                     p.line, p.position, r.value, p.score
                 ));
@@ -362,19 +363,18 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
             bar.inc(1);
         }
         bar.finish_and_clear();
-        let n = positions.len().max(1) as f64;
-        files.push((path.display().to_string(), correct, positions.len(), time, nodes, worst, wrong, n));
+        files.push(run);
     }
     if args.output.json {
         let out: Vec<_> = files
             .iter()
-            .map(|(name, correct, total, time, nodes, worst, wrong, n)| {
+            .map(|f| {
                 json!({
-                    "file": name, "correct": correct, "total": total,
-                    "mean_seconds": time.as_secs_f64() / n, "max_seconds": worst.as_secs_f64(),
-                    "mean_nodes": *nodes as f64 / n,
-                    "nodes_per_second": *nodes as f64 / time.as_secs_f64().max(1e-9),
-                    "wrong": wrong,
+                    "file": f.name, "correct": f.correct, "total": f.total,
+                    "mean_seconds": f.time.as_secs_f64() / f.count(), "max_seconds": f.worst.as_secs_f64(),
+                    "mean_nodes": f.nodes as f64 / f.count(), "mean_probes": f.probes as f64 / f.count(),
+                    "nodes_per_second": f.nodes as f64 / f.time.as_secs_f64().max(1e-9),
+                    "wrong": f.wrong,
                 })
             })
             .collect();
@@ -392,26 +392,50 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
         "mean nodes",
         "Mnodes/s"
     );
-    for (name, correct, total, time, nodes, worst, wrong, n) in &files {
+    for f in &files {
+        let name = &f.name;
         let short =
             std::path::Path::new(name).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
         say!(
             "{:<28} {:>11} {:>13} {:>13} {:>14.1} {:>10.2}",
             short,
-            format!("{correct}/{total}"),
-            human_time(time.as_secs_f64() / n),
-            human_time(worst.as_secs_f64()),
-            *nodes as f64 / n,
-            *nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6
+            format!("{}/{}", f.correct, f.total),
+            human_time(f.time.as_secs_f64() / f.count()),
+            human_time(f.worst.as_secs_f64()),
+            f.nodes as f64 / f.count(),
+            f.nodes as f64 / f.time.as_secs_f64().max(1e-9) / 1e6
         );
-        for w in wrong {
+        for w in &f.wrong {
             say!("  wrong: {w}");
         }
     }
-    if files.iter().any(|f| f.1 != f.2) {
+    if files.iter().any(|f| f.correct != f.total) {
         bail!("some scores are wrong");
     }
     Ok(())
+}
+
+/// The solves of one Connect 4 test file: what was right, and what it took.
+#[derive(Default)]
+struct FileRun {
+    name: String,
+    correct: usize,
+    total: usize,
+    time: Duration,
+    nodes: u64,
+    /// The slowest position's time.
+    worst: Duration,
+    /// The null-window probes of all the solves.
+    probes: usize,
+    /// One line per wrong score.
+    wrong: Vec<String>,
+}
+
+impl FileRun {
+    /// The positions, as a divisor for the means (at least one).
+    fn count(&self) -> f64 {
+        self.total.max(1) as f64
+    }
 }
 
 fn human_time(seconds: f64) -> String {
@@ -547,6 +571,7 @@ pub fn othello(args: &BenchOthelloArgs) -> Result<()> {
             "expected": case.expected.as_ref().map(|p| p.score),
             "expected_best": case.expected.as_ref().map(|p| &p.best_moves), "correct": ok,
             "seconds": r.elapsed.as_secs_f64(), "nodes": r.stats.nodes,
+            "probes": r.probes.iter().map(probe_json).collect::<Vec<_>>(),
         }));
         solved.push((pos, r.value));
     }
@@ -607,4 +632,10 @@ fn write_scored_obf(
     }
     bar.finish_and_clear();
     crate::terminal::write_atomically(path, |out| lines.iter().try_for_each(|l| writeln!(out, "{l}")))
+}
+
+/// One probe of an exact solve as JSON: its threshold, its fail-soft result, its nodes, and
+/// whether the selective pass made it.
+fn probe_json(p: &gamegraph::engine::Probe) -> serde_json::Value {
+    json!({ "threshold": p.threshold, "result": p.result, "nodes": p.nodes, "selective": p.selective })
 }

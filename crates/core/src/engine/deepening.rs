@@ -51,6 +51,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 best: self.root_best,
                 depth,
                 complete: true,
+                probes: Vec::new(),
             });
             if reached_end {
                 break;
@@ -67,6 +68,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 best: None,
                 depth: 0,
                 complete: false,
+                probes: Vec::new(),
             };
         };
         outcome.complete =

@@ -35,7 +35,9 @@ use crate::score::{Score, MAX_SCORE};
 use crate::tt::TranspositionTable;
 
 pub use crate::score::UNLIMITED;
-pub use settings::{EngineSettings, Iteration, IterationHook, Limits, Report, SearchControl, SearchStats};
+pub use settings::{
+    EngineSettings, Iteration, IterationHook, Limits, Probe, Report, SearchControl, SearchStats,
+};
 use worker::{Buffers, RootResult, Worker};
 
 /// Runs `work` with a watchdog that raises `stop` once `time` has passed since `started`, so that
@@ -338,6 +340,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
             depth: result.depth,
             complete: result.complete,
             stats,
+            probes: result.probes,
             elapsed: started.elapsed(),
         }
     }

@@ -4,6 +4,7 @@
 //! the game gives probable bounds, a selective pass of probes that trust them comes first, and
 //! its value is the exact pass's first guess.
 
+use super::settings::Probe;
 use super::worker::{RootResult, Worker};
 use crate::game::{ExactHints, PositionKey};
 use crate::score::{Score, MAX_SCORE, UNLIMITED};
@@ -23,30 +24,33 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let estimate = self.game.estimate(pos);
         self.stats.nodes += super::take_hook_nodes();
         self.selective = self.settings.probable_bounds;
-        let (mut probes, mut best, guessed) = self.close(pos, Thresholds::new(lo, hi, estimate), low, high);
+        let mut log = Vec::new();
+        let (mut probes, mut best, guessed) =
+            self.close(pos, Thresholds::new(lo, hi, estimate), (low, high), &mut log);
         self.selective = false;
         // Unless a probable bound (or an entry one shaped) was used, the selective pass was exact.
         if guessed && !self.aborted {
             let guess = probes.value(low).clamp(lo, hi);
-            (probes, best, _) = self.close(pos, Thresholds::new(lo, hi, Some(guess)), low, high);
+            (probes, best, _) = self.close(pos, Thresholds::new(lo, hi, Some(guess)), (low, high), &mut log);
         }
         let (min, max) = (probes.min, probes.max);
         if best.is_none() && !self.aborted {
             best = self.move_reaching(pos, min);
         }
         let value = probes.value(low);
-        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted }
+        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted, probes: log }
     }
 
-    /// Probes the thresholds of `probes` until the interval closes or leaves `[low, high]`;
-    /// returns the final bounds, the best move of the last probe that failed high, and whether
-    /// any probe's result rested on a guess (a probable bound or a heuristic table entry).
+    /// Probes the thresholds of `probes` until the interval closes or leaves `[low, high]`,
+    /// appending each completed probe to `log`; returns the final bounds, the best move of the
+    /// last probe that failed high, and whether any probe's result rested on a guess (a probable
+    /// bound or a heuristic table entry).
     fn close(
         &mut self,
         pos: &G::Position,
         mut probes: Thresholds,
-        low: Score,
-        high: Score,
+        (low, high): (Score, Score),
+        log: &mut Vec<Probe>,
     ) -> (Thresholds, Option<G::Move>, bool) {
         let (mut best, mut guessed) = (None, false);
         while probes.min < probes.max && probes.max > low && probes.min < high {
@@ -59,11 +63,14 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             // Only values inside [low, high] matter, and the threshold must split [min, max].
             let t = t.clamp(probes.min.max(low) + 1, probes.max.min(high));
             self.hit_horizon = false;
+            let nodes_before = self.stats.nodes;
             let r = self.negamax(pos, UNLIMITED, 0, t - 1, t);
             guessed |= self.hit_horizon;
             if self.aborted {
                 break;
             }
+            let nodes = self.stats.nodes - nodes_before;
+            log.push(Probe { threshold: t, result: r, nodes, selective: self.selective });
             if r >= t {
                 best = self.root_best;
             }
@@ -81,7 +88,15 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         } else {
             (self.game.immediate_score(pos)?, self.immediate_move(pos))
         };
-        Some(RootResult { value: score, bounds: (score, score), best, depth: UNLIMITED, complete: true })
+        let known = RootResult {
+            value: score,
+            bounds: (score, score),
+            best,
+            depth: UNLIMITED,
+            complete: true,
+            probes: Vec::new(),
+        };
+        Some(known)
     }
 
     /// At a position whose value the game knows at once, the move that realises it: the one whose

@@ -110,6 +110,24 @@ pub struct Iteration<M> {
     pub pv: Vec<M>,
 }
 
+/// One null-window probe of an exact solve ("is the value at least `threshold`?"), in the order
+/// the solve made them: where the nodes of a solve went, probe by probe (see
+/// `docs/othello-speed.md` for what these told about the hardest FFO positions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    /// The threshold asked about.
+    pub threshold: Score,
+    /// The fail-soft answer: at least `threshold` means the value is at least this, below it
+    /// that the value is at most this.
+    pub result: Score,
+    /// Nodes the probe searched, its subtrees split over other threads included.
+    pub nodes: u64,
+    /// Whether the probe belonged to the selective pass, which trusts the game's probable bounds:
+    /// its answer is a guess when exact probes follow it (a selective pass that used no probable
+    /// bound was exact, and ends the solve).
+    pub selective: bool,
+}
+
 /// Counters of a search, summed over threads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -159,6 +177,9 @@ pub struct Report<M> {
     pub complete: bool,
     /// Counters, summed over threads.
     pub stats: SearchStats,
+    /// The null-window probes of an exact solve, in order (none for iterative deepening, or
+    /// when the root's value was known at once).
+    pub probes: Vec<Probe>,
     /// Wall time.
     pub elapsed: Duration,
 }

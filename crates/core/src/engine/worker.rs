@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::settings::{EngineSettings, IterationHook, Limits, SearchControl, SearchStats};
+use super::settings::{EngineSettings, IterationHook, Limits, Probe, SearchControl, SearchStats};
 use super::split::Cancel;
 use super::Engine;
 use crate::game::{ExactHints, Game, PositionKey};
@@ -73,6 +73,8 @@ pub(super) struct RootResult<M> {
     pub(super) best: Option<M>,
     pub(super) depth: u32,
     pub(super) complete: bool,
+    /// The null-window probes of an exact solve, in order.
+    pub(super) probes: Vec<Probe>,
 }
 
 /// One search thread: its own counters, move buffers and ordering tables.
