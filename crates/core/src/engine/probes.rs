@@ -24,44 +24,45 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         let estimate = self.game.estimate(pos);
         self.stats.nodes += super::take_hook_nodes();
         self.selective = self.settings.probable_bounds;
-        let mut log = Vec::new();
-        let (mut probes, mut best, guessed) =
-            self.close(pos, Thresholds::new(lo, hi, estimate), (low, high), &mut log);
+        let mut probes = Vec::new();
+        let (mut thresholds, mut best, guessed) =
+            self.close(pos, Thresholds::new(lo, hi, estimate), (low, high), &mut probes);
         self.selective = false;
         // Unless a probable bound (or an entry one shaped) was used, the selective pass was exact.
         if guessed && !self.aborted {
-            let guess = probes.value(low).clamp(lo, hi);
-            (probes, best, _) = self.close(pos, Thresholds::new(lo, hi, Some(guess)), (low, high), &mut log);
+            let guess = thresholds.value(low).clamp(lo, hi);
+            (thresholds, best, _) =
+                self.close(pos, Thresholds::new(lo, hi, Some(guess)), (low, high), &mut probes);
         }
-        let (min, max) = (probes.min, probes.max);
+        let (min, max) = (thresholds.min, thresholds.max);
         if best.is_none() && !self.aborted {
             best = self.move_reaching(pos, min);
         }
-        let value = probes.value(low);
-        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted, probes: log }
+        let value = thresholds.value(low);
+        RootResult { value, bounds: (min, max), best, depth: UNLIMITED, complete: !self.aborted, probes }
     }
 
-    /// Probes the thresholds of `probes` until the interval closes or leaves `[low, high]`,
-    /// appending each completed probe to `log`; returns the final bounds, the best move of the
+    /// Probes the `thresholds` in turn until the interval closes or leaves `[low, high]`,
+    /// appending each completed probe to `probes`; returns the final bounds, the best move of the
     /// last probe that failed high, and whether any probe's result rested on a guess (a probable
     /// bound or a heuristic table entry).
     fn close(
         &mut self,
         pos: &G::Position,
-        mut probes: Thresholds,
+        mut thresholds: Thresholds,
         (low, high): (Score, Score),
-        log: &mut Vec<Probe>,
+        probes: &mut Vec<Probe>,
     ) -> (Thresholds, Option<G::Move>, bool) {
         let (mut best, mut guessed) = (None, false);
-        while probes.min < probes.max && probes.max > low && probes.min < high {
+        while thresholds.min < thresholds.max && thresholds.max > low && thresholds.min < high {
             // Helpers probe the neighbouring thresholds (main: t, helper 1: t - 1, helper 2:
             // t + 1, ...), so the bounds the main thread needs next are being proven already.
             // Measured on Test_L1_R2 with two threads: 146 ms with helpers that only perturb the
             // move order, 132 ms with this.
             let offset = ((self.id as i32 + 1) / 2) * if self.id % 2 == 1 { -1 } else { 1 };
-            let t = probes.next().saturating_add(offset);
+            let t = thresholds.next().saturating_add(offset);
             // Only values inside [low, high] matter, and the threshold must split [min, max].
-            let t = t.clamp(probes.min.max(low) + 1, probes.max.min(high));
+            let t = t.clamp(thresholds.min.max(low) + 1, thresholds.max.min(high));
             self.hit_horizon = false;
             let nodes_before = self.stats.nodes;
             let r = self.negamax(pos, UNLIMITED, 0, t - 1, t);
@@ -70,13 +71,13 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
                 break;
             }
             let nodes = self.stats.nodes - nodes_before;
-            log.push(Probe { threshold: t, result: r, nodes, selective: self.selective });
+            probes.push(Probe { threshold: t, result: r, nodes, selective: self.selective });
             if r >= t {
                 best = self.root_best;
             }
-            probes.record(t, r);
+            thresholds.record(t, r);
         }
-        (probes, best, guessed)
+        (thresholds, best, guessed)
     }
 
     /// The outcome of a root that needs no search: final, or valued at once by the game.
