@@ -209,7 +209,7 @@ impl Seat {
     /// Whether you make the move at `ply` (0 for the first move played).
     pub fn moves_at(self, ply: usize) -> bool {
         match self {
-            Seat::First => ply % 2 == 0,
+            Seat::First => ply.is_multiple_of(2),
             Seat::Second => ply % 2 == 1,
             Seat::Both => true,
             Seat::None => false,

@@ -82,7 +82,7 @@ fn generate(games: u64, seed: u64, out: &str) -> Result<(), Box<dyn std::error::
         file.flush()?;
         written.fetch_add(lines.len() as u64, std::sync::atomic::Ordering::Relaxed);
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if n % 500 == 0 {
+        if n.is_multiple_of(500) {
             eprintln!("{n} games");
         }
         Ok(())

@@ -318,7 +318,7 @@ impl Connect4 {
 
     /// Whether the first player (X) is to move.
     pub fn first_player_to_move(&self, b: &Board) -> bool {
-        b.moves % 2 == 0
+        b.moves.is_multiple_of(2)
     }
 }
 

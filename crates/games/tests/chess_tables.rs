@@ -174,7 +174,7 @@ impl AllPlacements {
 
     fn board(&self, mut i: usize) -> Option<Board> {
         let mut builder = BoardBuilder::empty();
-        builder.side_to_move = if i % 2 == 0 { Color::White } else { Color::Black };
+        builder.side_to_move = if i.is_multiple_of(2) { Color::White } else { Color::Black };
         i /= 2;
         for &(color, piece) in &self.pieces {
             let square = Square::index(i % 64);

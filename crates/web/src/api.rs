@@ -270,7 +270,7 @@ pub async fn random_tree(query: Result<Query<RandomTreeQuery>, QueryRejection>) 
     let q = parameters(query)?;
     let (branching, depth) = (q.branching.unwrap_or(3), q.depth.unwrap_or(3));
     let (low, high) = (q.low.unwrap_or(-9), q.high.unwrap_or(9));
-    if branching == 0 || branching.checked_pow(depth).map_or(true, |n| u64::from(n) > MAX_RANDOM_LEAVES) {
+    if branching == 0 || branching.checked_pow(depth).is_none_or(|n| u64::from(n) > MAX_RANDOM_LEAVES) {
         return Err(ApiError::bad(format!(
             "branching {branching} and depth {depth}: give branching >= 1 and at most {MAX_RANDOM_LEAVES} leaves"
         )));

@@ -145,7 +145,7 @@ impl<C: ChildTables> MoveVisitor for CountMoves<'_, '_, C> {
     fn leaving(&mut self, mv: Leaving) {
         self.any = true;
         let exit = self.layer.leaving.entry(mv, self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
-        if self.best.map_or(true, |b| better(exit, b)) {
+        if self.best.is_none_or(|b| better(exit, b)) {
             self.best = Some(exit);
         }
     }
@@ -164,7 +164,7 @@ fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
                 let exit = children.entry(&child).dtm().map_or(Exit::new(0), Dtm::exit);
-                if best.map_or(true, |b| better(exit, b)) {
+                if best.is_none_or(|b| better(exit, b)) {
                     best = Some(exit);
                 }
             } else {

@@ -263,7 +263,7 @@ impl Tablebase {
         let mut best: Option<Dtm> = None;
         for child in &children {
             let value = self.probe(child)?.negated();
-            if best.map_or(true, |b| value.rank() > b.rank()) {
+            if best.is_none_or(|b| value.rank() > b.rank()) {
                 best = Some(value);
             }
         }
@@ -591,7 +591,7 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
                     Dtm::Loss(_) => s.losses += weight,
                     Dtm::Draw => s.draws += weight,
                 }
-                if let Some(n) = dtm.plies().filter(|&n| s.longest.map_or(true, |l| n > l)) {
+                if let Some(n) = dtm.plies().filter(|&n| s.longest.is_none_or(|l| n > l)) {
                     s.longest = Some(n);
                     s.longest_index = Some(i);
                 }
@@ -682,7 +682,7 @@ impl<C: ChildTables> CheckedTable<'_, C> {
                     missing = true;
                     continue;
                 };
-                if best.map_or(true, |b| value.rank() > b.rank()) {
+                if best.is_none_or(|b| value.rank() > b.rank()) {
                     best = Some(value);
                 }
             }
