@@ -3,6 +3,9 @@
 
 use rayon::prelude::*;
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod vector;
+
 const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
@@ -15,13 +18,27 @@ pub const fn neighbours(b: u64) -> u64 {
 }
 
 /// The squares where the player with discs `p` can move against `o`.
+#[inline]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        vector::legal_moves(p, o)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_portable(p, o)
+    }
+}
+
+/// [`legal_moves`] without vector instructions (the others' results are tested against it).
 ///
 /// Per axis, the runs of the opponent's discs that start next to one of `p`'s grow by doubling
 /// (one, two, four, then six squares: the longest run that fits between two discs), both ways
 /// at once, with constant shifts the processor can overlap. Runs along rows and diagonals never
 /// hold a disc of the A or H file, which stops them wrapping round the board.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx2"))))]
 #[inline]
-pub fn legal_moves(p: u64, o: u64) -> u64 {
+fn legal_moves_portable(p: u64, o: u64) -> u64 {
     let inner = o & NOT_A & NOT_H;
     let moves = axis_moves::<1>(p, inner)
         | axis_moves::<8>(p, o)
@@ -32,6 +49,7 @@ pub fn legal_moves(p: u64, o: u64) -> u64 {
 
 /// The squares just past a run of `runs` squares that starts next to a disc of `p`, along the
 /// axis of shift `S`, in both directions.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx2"))))]
 #[inline(always)]
 fn axis_moves<const S: u32>(p: u64, runs: u64) -> u64 {
     let mut up = runs & (p << S);
@@ -48,16 +66,31 @@ fn axis_moves<const S: u32>(p: u64, runs: u64) -> u64 {
 }
 
 /// The opponent's discs turned by a disc of `p` put on `sq` (none: not a legal move).
+#[inline]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))]
+    {
+        vector::flips(p, o, sq)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd")))]
+    {
+        flips_portable(p, o, sq)
+    }
+}
+
+/// [`flips`] without hand-written vector instructions (the others' results are tested against
+/// it).
 ///
 /// Along each of the eight rays from `sq`, the first square that is not the opponent's ends the
 /// run of discs to turn, which turn if that square is the player's. Towards higher squares it is
 /// the ray's lowest set bit, towards lower squares its highest (a leading-zero count): no loop
-/// and no branch, so the eight rays are computed side by side where the processor has vector
-/// instructions. On FFO #40-#44 (1 thread) this took 6.6-7.4 s against 7.8-10.6 s for the
-/// doubling runs of [`legal_moves`] with AVX-512 (which counts leading zeros in vectors), and
-/// the same time as the best earlier variant for AVX2 and x86-64-v2 builds.
+/// and no branch, so the compiler computes the eight rays side by side where the processor has
+/// vector instructions. On FFO #40-#44 (1 thread) this took 6.6-7.4 s against 7.8-10.6 s for
+/// doubling runs as in [`legal_moves_portable`] with AVX-512 (which counts leading zeros in
+/// vectors), and the same time as the best earlier variant for AVX2 and x86-64-v2 builds.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))))]
 #[inline]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+fn flips_portable(p: u64, o: u64, sq: u32) -> u64 {
     let rays = &SQUARE_RAYS.0[sq as usize];
     let mut flipped = [0u64; 8];
     for i in 0..4 {
@@ -329,7 +362,8 @@ mod tests {
         }
     }
 
-    /// On boards from sparse to nearly full.
+    /// On boards from sparse to nearly full, both the version in use and the portable one
+    /// (the same where the target has no vector version).
     #[test]
     fn flips_equal_the_walk_on_random_boards() {
         let mut next = random_words(0x9e37_79b9_7f4a_7c15);
@@ -340,6 +374,7 @@ mod tests {
             for sq in squares(!(p | o)) {
                 let walked = flips_by_walking(p, o, sq);
                 assert_eq!(flips(p, o, sq), walked, "p {p:#x} o {o:#x} sq {sq}");
+                assert_eq!(flips_portable(p, o, sq), walked, "p {p:#x} o {o:#x} sq {sq}");
             }
         }
     }
@@ -393,7 +428,8 @@ mod tests {
         assert!(found > 10_000, "the test finds stable discs ({found})");
     }
 
-    /// At the start, and on random boards from sparse to nearly full.
+    /// At the start, and on random boards from sparse to nearly full, both versions as for
+    /// [`flips`].
     #[test]
     fn legal_squares_are_those_that_turn_discs() {
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
@@ -410,6 +446,7 @@ mod tests {
             let walked =
                 squares(!(p | o)).filter(|&sq| flips_by_walking(p, o, sq) != 0).fold(0, |m, sq| m | 1 << sq);
             assert_eq!(legal_moves(p, o), walked, "p {p:#x} o {o:#x}");
+            assert_eq!(legal_moves_portable(p, o), walked, "p {p:#x} o {o:#x}");
         }
     }
 }

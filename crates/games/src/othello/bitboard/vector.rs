@@ -1,0 +1,94 @@
+//! [`legal_moves`] and [`flips`] written with x86-64 vector instructions: the four axes of
+//! `legal_moves` and the eight rays of `flips` are computed four at a time in 256-bit registers,
+//! where the compiler, left to itself, packs the eight rays into one 512-bit register and pays
+//! for it in cross-lane shuffles. `legal_moves` needs AVX2, `flips` AVX-512 F, VL and CD (which
+//! counts leading zeros in vectors); each is compiled only for targets that have them (as
+//! `-C target-cpu=native` gives on such a machine, the setting of `.cargo/config.toml`), and
+//! elsewhere the portable version in [`super`] takes its place.
+//!
+//! Measured on 2026-12-04 (AMD EPYC, Zen 4, one thread), against the portable versions built for
+//! the same processor, runs interleaved: FFO #40-#44 2.72-2.77 s against 3.48-3.79 s (the same
+//! 111.1 M nodes); `perft othello 11` on one core 0.23 s against 0.42-0.44 s. `flips` alone
+//! brought FFO #40-#44 to 2.89-3.28 s and perft to 0.33 s.
+
+use std::arch::x86_64::*;
+
+use super::{NOT_A, NOT_H};
+
+/// The squares where the player with discs `p` can move against `o`: the doubling runs of
+/// [`super::legal_moves_portable`], the four axes (shifts 1, 8, 7 and 9) in the four lanes.
+#[inline]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    // SAFETY: this module is compiled only when the target has AVX2 (see `super`), which
+    // promises that the processor running the program has it.
+    unsafe { legal_moves_avx2(p, o) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn legal_moves_avx2(p: u64, o: u64) -> u64 {
+    let inner = (o & NOT_A & NOT_H) as i64;
+    let runs = _mm256_set_epi64x(inner, inner, o as i64, inner);
+    let shift = _mm256_set_epi64x(9, 7, 8, 1);
+    let double = _mm256_add_epi64(shift, shift);
+    let player = _mm256_set1_epi64x(p as i64);
+    let (left, right) = (|b, s| _mm256_sllv_epi64(b, s), |b, s| _mm256_srlv_epi64(b, s));
+    let and = |a, b| _mm256_and_si256(a, b);
+    let or = |a, b| _mm256_or_si256(a, b);
+    let mut up = and(runs, left(player, shift));
+    let mut down = and(runs, right(player, shift));
+    up = or(up, and(runs, left(up, shift)));
+    down = or(down, and(runs, right(down, shift)));
+    let (up_pairs, down_pairs) = (and(runs, left(runs, shift)), and(runs, right(runs, shift)));
+    for _ in 0..2 {
+        up = or(up, and(up_pairs, left(up, double)));
+        down = or(down, and(down_pairs, right(down, double)));
+    }
+    fold_lanes(or(left(up, shift), right(down, shift))) & !(p | o)
+}
+
+/// The opponent's discs turned by a disc of `p` put on `sq`: the ray scans of
+/// [`super::flips_portable`], the four rays towards higher squares in one register and the four
+/// towards lower squares in another.
+#[cfg(target_feature = "avx512cd")]
+#[inline]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    // SAFETY: this function is compiled only when the target has AVX-512 F, VL and CD (see
+    // `super` and the attribute above), which promises that the processor running the program
+    // has them.
+    unsafe { flips_avx512(p, o, sq) }
+}
+
+#[cfg(target_feature = "avx512cd")]
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
+    let rays = &super::SQUARE_RAYS.0[sq as usize & 63];
+    let load = |r: &[u64]| _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+    let (up_rays, down_rays) = (load(&rays[..4]), load(&rays[4..]));
+    let (player, opponent) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
+    let zero = _mm256_setzero_si256();
+    // Towards higher squares, the first stop is the lowest set bit; the run below it turns if
+    // the stop is the player's.
+    let stops = _mm256_andnot_si256(opponent, up_rays);
+    let first = _mm256_and_si256(stops, _mm256_sub_epi64(zero, stops));
+    let closed = _mm256_test_epi64_mask(first, player);
+    let below = _mm256_add_epi64(first, _mm256_set1_epi64x(-1));
+    let up = _mm256_maskz_and_epi64(closed, below, up_rays);
+    // Towards lower squares, the highest set bit; with no stop the count is 64 and a vector
+    // shift by 64 gives no bit at all.
+    let stops = _mm256_andnot_si256(opponent, down_rays);
+    let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(stops));
+    let closed = _mm256_test_epi64_mask(first, player);
+    let above = _mm256_sub_epi64(zero, _mm256_add_epi64(first, first));
+    let down = _mm256_maskz_and_epi64(closed, above, down_rays);
+    fold_lanes(_mm256_or_si256(up, down))
+}
+
+/// The OR of a register's four 64-bit lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fold_lanes(lanes: __m256i) -> u64 {
+    let half = _mm_or_si128(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256::<1>(lanes));
+    _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+}
