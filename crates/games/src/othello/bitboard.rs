@@ -30,7 +30,8 @@ pub fn legal_moves(p: u64, o: u64) -> u64 {
     }
 }
 
-/// [`legal_moves`] without vector instructions (the others' results are tested against it).
+/// [`legal_moves`] without hand-written vector instructions, for targets without AVX2 (the
+/// tests check both versions against the plain walk).
 ///
 /// Per axis, the runs of the opponent's discs that start next to one of `p`'s grow by doubling
 /// (one, two, four, then six squares: the longest run that fits between two discs), both ways
@@ -78,8 +79,8 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     }
 }
 
-/// [`flips`] without hand-written vector instructions (the others' results are tested against
-/// it).
+/// [`flips`] without hand-written vector instructions, for targets without AVX-512 VL and CD
+/// (the tests check both versions against the plain walk).
 ///
 /// Along each of the eight rays from `sq`, the first square that is not the opponent's ends the
 /// run of discs to turn, which turn if that square is the player's. Towards higher squares it is

@@ -24,6 +24,7 @@ pub fn legal_moves(p: u64, o: u64) -> u64 {
     unsafe { legal_moves_avx2(p, o) }
 }
 
+/// [`legal_moves`], where the instructions may be used.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn legal_moves_avx2(p: u64, o: u64) -> u64 {
@@ -50,16 +51,17 @@ fn legal_moves_avx2(p: u64, o: u64) -> u64 {
 /// The opponent's discs turned by a disc of `p` put on `sq`: the ray scans of
 /// [`super::flips_portable`], the four rays towards higher squares in one register and the four
 /// towards lower squares in another.
-#[cfg(target_feature = "avx512cd")]
+#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
 #[inline]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    // SAFETY: this function is compiled only when the target has AVX-512 F, VL and CD (see
-    // `super` and the attribute above), which promises that the processor running the program
-    // has them.
+    // SAFETY: this function is compiled only when the target has AVX-512 VL and CD (the
+    // attribute above), which imply F and AVX2, and so promises that the processor running the
+    // program has them.
     unsafe { flips_avx512(p, o, sq) }
 }
 
-#[cfg(target_feature = "avx512cd")]
+/// [`flips`], where the instructions may be used.
+#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
