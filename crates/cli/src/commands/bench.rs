@@ -371,9 +371,9 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
             .map(|f| {
                 json!({
                     "file": f.name, "correct": f.correct, "total": f.total,
-                    "mean_seconds": f.time.as_secs_f64() / f.count(), "max_seconds": f.worst.as_secs_f64(),
-                    "mean_nodes": f.nodes as f64 / f.count(), "mean_probes": f.probes as f64 / f.count(),
-                    "nodes_per_second": f.nodes as f64 / f.time.as_secs_f64().max(1e-9),
+                    "mean_seconds": f.mean_seconds(), "max_seconds": f.worst.as_secs_f64(),
+                    "mean_nodes": f.mean_nodes(), "mean_probes": f.probes as f64 / f.count(),
+                    "nodes_per_second": f.nodes_per_second(),
                     "wrong": f.wrong,
                 })
             })
@@ -393,17 +393,17 @@ pub fn connect4(args: &BenchConnect4Args) -> Result<()> {
         "Mnodes/s"
     );
     for f in &files {
-        let name = &f.name;
-        let short =
-            std::path::Path::new(name).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+        let short = std::path::Path::new(&f.name)
+            .file_name()
+            .map_or(f.name.clone(), |base| base.to_string_lossy().into_owned());
         say!(
             "{:<28} {:>11} {:>13} {:>13} {:>14.1} {:>10.2}",
             short,
             format!("{}/{}", f.correct, f.total),
-            human_time(f.time.as_secs_f64() / f.count()),
+            human_time(f.mean_seconds()),
             human_time(f.worst.as_secs_f64()),
-            f.nodes as f64 / f.count(),
-            f.nodes as f64 / f.time.as_secs_f64().max(1e-9) / 1e6
+            f.mean_nodes(),
+            f.nodes_per_second() / 1e6
         );
         for w in &f.wrong {
             say!("  wrong: {w}");
@@ -435,6 +435,21 @@ impl FileRun {
     /// The positions, as a divisor for the means (at least one).
     fn count(&self) -> f64 {
         self.total.max(1) as f64
+    }
+
+    /// The mean time of a solve, in seconds.
+    fn mean_seconds(&self) -> f64 {
+        self.time.as_secs_f64() / self.count()
+    }
+
+    /// The mean nodes of a solve.
+    fn mean_nodes(&self) -> f64 {
+        self.nodes as f64 / self.count()
+    }
+
+    /// Nodes searched per second of solving.
+    fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
     }
 }
 
