@@ -129,7 +129,7 @@ pub fn search_from(
 const SORTED_FROM: u32 = 2;
 
 /// Room for the legal moves of any Othello position (33 at most).
-const MAX_MOVES: usize = 40;
+pub(super) const MAX_MOVES: usize = 40;
 
 /// The fail-soft value of the best of the moves `played` (square, discs turned), searched in
 /// that order.

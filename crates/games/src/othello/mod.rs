@@ -57,6 +57,16 @@ const EVAL_ORDER_DEPTH: u32 = 8;
 /// first evaluation, 96 had measured best (FFO #40-#44: 64 6.07 s, 96 5.95 s, 128 6.14 s).
 const EVAL_WEIGHT: i32 = 128;
 
+/// How far below the best move found so far, in 1/[`eval::SCALE`] disc (4 discs), the ordering
+/// search of a move still gives its exact value (see [`MoveOrder::keys`]). Measured on
+/// 2026-12-04 against every ordering search exact, binaries interleaved: FFO #50-#59 on two
+/// threads 347.6 s against 374.4 s (position by position; #58 21.6 s against 31.9 s, where the
+/// ordering searches had taken 56% of the time; #55 the same 196 s); FFO #40-#49 on one thread
+/// 914.5 M nodes against 935.4 M; `--random 20 --empties 22 --seed 1` 17.0-17.1 s against
+/// 17.7-19.1 s. On FFO #40-#44 (one thread), margins of 2, 3, 4 and 6 discs: 107.4 M, 104.2 M,
+/// 103.9 M and 112.3 M nodes against 111.1 M.
+const ORDER_MARGIN: i32 = 4 * eval::SCALE;
+
 /// The estimate of an exact solve's value (its first probe) searches `(empties - 6) / 2` plies,
 /// at most 10: 7 plies at 20 empties, 9 at 24. Since the evaluation searches sort their moves,
 /// that costs little. Measured on 2026-12-03, nodes on one thread (64 MiB table) against
@@ -165,12 +175,8 @@ impl Evaluate for Othello {
     /// Fastest first with Edax's refinements (see `endgame::engine_order`), and from
     /// `EVAL_ORDER_FROM` empties on, the value of a shallow search of each move as well.
     fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
-        let mut order = MoveOrder::new(b, depth);
-        moves.sort_by_cached_key(|&mv| match mv {
-            PASS => 0,
-            _ => order.key(b, mv, &self.play(b, mv)),
-        });
-        gamegraph::engine::count_hook_nodes(order.nodes);
+        let keys = MoveOrder::keys(b, depth, moves.iter().map(|&mv| (mv, self.play(b, mv))));
+        moves.sort_by_key(|&mv| keys[usize::from(mv)]);
     }
 
     /// The search plays the moves before ordering them: ordering by the children saves turning
@@ -185,12 +191,15 @@ impl Evaluate for Othello {
         child: impl Fn(&C) -> (u8, &Board),
         depth: u32,
     ) {
-        let mut order = MoveOrder::new(b, depth);
-        children.sort_by_cached_key(|c| match child(c) {
-            (PASS, _) => 0,
-            (mv, next) => order.key(b, mv, next),
-        });
-        gamegraph::engine::count_hook_nodes(order.nodes);
+        let keys = MoveOrder::keys(
+            b,
+            depth,
+            children.iter().map(|c| {
+                let (mv, next) = child(c);
+                (mv, *next)
+            }),
+        );
+        children.sort_by_key(|c| keys[usize::from(child(c).0)]);
     }
 
     fn move_id(&self, mv: u8) -> Option<u16> {
@@ -198,43 +207,50 @@ impl Evaluate for Othello {
     }
 }
 
-/// The ordering keys of one node's moves (smaller first): the ordering search's depth and the
-/// pattern indices it starts from (from `EVAL_ORDER_FROM` empties on), and the nodes it searched.
-struct MoveOrder {
-    searched: Option<(u32, patterns::Indices)>,
-    nodes: u64,
-}
+/// The ordering keys of one node's moves (smaller first): the cheap key of
+/// [`endgame::engine_order`], and from `EVAL_ORDER_FROM` empties on, the value of a shallow
+/// search of each move as well.
+struct MoveOrder;
 
 impl MoveOrder {
-    /// The ordering of `b`'s moves, for a subtree searched `depth` plies deep.
-    fn new(b: &Board, depth: u32) -> Self {
+    /// The keys of `b`'s moves, given with the positions they lead to, by move (a pass keeps
+    /// 0), for a subtree searched `depth` plies deep. The nodes of the ordering searches count
+    /// in the engine's statistics.
+    ///
+    /// The searches go in the order of the cheap keys, and each is exact only where its move
+    /// could be the best: within [`ORDER_MARGIN`] of the best value found so far. A move worse
+    /// than that is only bounded, and its search cut short.
+    fn keys(b: &Board, depth: u32, moves: impl Iterator<Item = (u8, Board)>) -> [i32; 65] {
+        let mut keys = [0; 65];
+        // (cheap key, move, position after it), passes left out.
+        let mut keyed = [(0, 0, 0, 0); eval::MAX_MOVES];
+        let mut n = 0;
+        for (mv, next) in moves.filter(|&(mv, _)| mv != PASS).take(eval::MAX_MOVES) {
+            let key = endgame::engine_order(next.player, next.opponent, u32::from(mv));
+            keyed[n] = (key, mv, next.player, next.opponent);
+            keys[usize::from(mv)] = key;
+            n += 1;
+        }
         // In a depth-limited search, the subtree ends before the game does.
         let empties = b.empties().min(depth);
-        let searched = (empties >= EVAL_ORDER_FROM).then(|| {
-            let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
-            (depth, patterns::Indices::new(b.player, b.opponent))
-        });
-        MoveOrder { searched, nodes: 0 }
-    }
-
-    /// The key of the move `mv` (not a pass) of `b`, which leads to `next`.
-    fn key(&mut self, b: &Board, mv: u8, next: &Board) -> i32 {
-        let sq = u32::from(mv);
-        let key = endgame::engine_order(next.player, next.opponent, sq);
-        let Some((depth, indices)) = &self.searched else { return key };
-        // The discs turned: the opponent's that the move took.
-        let flipped = b.opponent & !next.player;
-        let child = indices.play(sq, flipped);
-        let value = eval::search_from(
-            next.player,
-            next.opponent,
-            &child,
-            *depth,
-            -eval::BOUND,
-            eval::BOUND,
-            &mut self.nodes,
-        );
-        key + EVAL_WEIGHT * value
+        if empties < EVAL_ORDER_FROM || n < 2 {
+            return keys;
+        }
+        let depth = ((empties - EVAL_ORDER_FROM) / 2).min(EVAL_ORDER_DEPTH);
+        let indices = patterns::Indices::new(b.player, b.opponent);
+        keyed[..n].sort_unstable();
+        // The lowest value of a child for its player to move: the best move so far.
+        let (mut best, mut nodes) = (eval::BOUND, 0);
+        for &(key, mv, player, opponent) in &keyed[..n] {
+            // The discs turned: the opponent's that the move took.
+            let child = indices.play(u32::from(mv), b.opponent & !player);
+            let high = best.saturating_add(ORDER_MARGIN).min(eval::BOUND);
+            let value = eval::search_from(player, opponent, &child, depth, -eval::BOUND, high, &mut nodes);
+            best = best.min(value);
+            keys[usize::from(mv)] = key + EVAL_WEIGHT * value;
+        }
+        gamegraph::engine::count_hook_nodes(nodes);
+        keys
     }
 }
 
@@ -490,6 +506,47 @@ mod tests {
             );
             assert!(children.iter().all(|(m, c)| *c == Othello.play(&b, *m)));
         }
+    }
+
+    /// The ordering keys against ordering searches with the full window: a move within the
+    /// margin of the best has its exact value in its key; any other, a value between the best
+    /// plus the margin and its exact value (a fail-soft bound), so it sorts after them.
+    #[test]
+    fn ordering_keys_are_exact_near_the_best_move_and_bounds_elsewhere() {
+        let mut rng = gamegraph::rng::SplitMix64(9);
+        let (mut exact, mut bounded) = (0, 0);
+        for i in 0..40 {
+            let b = random_position(16 + i % 8, &mut rng).expect("random games reach the board");
+            let mut moves = Vec::new();
+            Othello.moves(&b, &mut moves);
+            let keys = MoveOrder::keys(&b, u32::MAX, moves.iter().map(|&mv| (mv, Othello.play(&b, mv))));
+            let depth = (b.empties() - EVAL_ORDER_FROM) / 2;
+            let values: Vec<(u8, i32, i32)> = moves
+                .iter()
+                .map(|&mv| {
+                    let next = Othello.play(&b, mv);
+                    let cheap = endgame::engine_order(next.player, next.opponent, u32::from(mv));
+                    (mv, cheap, eval::search(next.player, next.opponent, depth, -eval::BOUND, eval::BOUND))
+                })
+                .collect();
+            let best = values.iter().map(|v| v.2).min().expect("a move");
+            for &(mv, cheap, value) in &values {
+                let key = keys[usize::from(mv)];
+                if moves.len() < 2 || value < best + ORDER_MARGIN {
+                    assert_eq!(key, cheap + EVAL_WEIGHT * value, "{}", Othello.format_position(&b));
+                    exact += 1;
+                } else {
+                    let bound = (key - cheap) / EVAL_WEIGHT;
+                    assert!(
+                        (best + ORDER_MARGIN..=value).contains(&bound),
+                        "{}",
+                        Othello.format_position(&b)
+                    );
+                    bounded += 1;
+                }
+            }
+        }
+        assert!(exact > 40 && bounded > 40, "{exact} exact, {bounded} bounded");
     }
 
     #[test]
