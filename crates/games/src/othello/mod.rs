@@ -207,6 +207,9 @@ impl Evaluate for Othello {
     }
 }
 
+/// One slot per move, the pass included: the ordering keys of a node, by move.
+const MOVE_SLOTS: usize = PASS as usize + 1;
+
 /// The ordering keys of one node's moves (smaller first): the cheap key of
 /// [`endgame::engine_order`], and from `EVAL_ORDER_FROM` empties on, the value of a shallow
 /// search of each move as well.
@@ -220,8 +223,8 @@ impl MoveOrder {
     /// The searches go in the order of the cheap keys, and each is exact only where its move
     /// could be the best: within [`ORDER_MARGIN`] of the best value found so far. A move worse
     /// than that is only bounded, and its search cut short.
-    fn keys(b: &Board, depth: u32, moves: impl Iterator<Item = (u8, Board)>) -> [i32; 65] {
-        let mut keys = [0; 65];
+    fn keys(b: &Board, depth: u32, moves: impl Iterator<Item = (u8, Board)>) -> [i32; MOVE_SLOTS] {
+        let mut keys = [0; MOVE_SLOTS];
         // (cheap key, move, position after it), passes left out.
         let mut keyed = [(0, 0, 0, 0); eval::MAX_MOVES];
         let mut n = 0;
@@ -532,7 +535,10 @@ mod tests {
             let best = values.iter().map(|v| v.2).min().expect("a move");
             for &(mv, cheap, value) in &values {
                 let key = keys[usize::from(mv)];
-                if moves.len() < 2 || value < best + ORDER_MARGIN {
+                if moves.len() < 2 {
+                    // A single move needs no order: no search, its cheap key alone.
+                    assert_eq!(key, cheap, "{}", Othello.format_position(&b));
+                } else if value < best + ORDER_MARGIN {
                     assert_eq!(key, cheap + EVAL_WEIGHT * value, "{}", Othello.format_position(&b));
                     exact += 1;
                 } else {
