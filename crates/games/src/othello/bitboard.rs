@@ -73,14 +73,22 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     {
         vector::flips(p, o, sq)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd")))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(all(target_feature = "avx512vl", target_feature = "avx512cd"))
+    ))]
+    {
+        vector::flips_avx2(p, o, sq)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
         flips_portable(p, o, sq)
     }
 }
 
-/// [`flips`] without hand-written vector instructions, for targets without AVX-512 VL and CD
-/// (the tests check both versions against the plain walk).
+/// [`flips`] without hand-written vector instructions, for targets without AVX2 (the tests
+/// check every version against the plain walk).
 ///
 /// Along each of the eight rays from `sq`, the first square that is not the opponent's ends the
 /// run of discs to turn, which turn if that square is the player's. Towards higher squares it is
@@ -89,7 +97,7 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 /// vector instructions. On FFO #40-#44 (1 thread) this took 6.6-7.4 s against 7.8-10.6 s for
 /// doubling runs as in [`legal_moves_portable`] with AVX-512 (which counts leading zeros in
 /// vectors), and the same time as the best earlier variant for AVX2 and x86-64-v2 builds.
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))))]
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx2"))))]
 #[inline]
 fn flips_portable(p: u64, o: u64, sq: u32) -> u64 {
     let rays = &SQUARE_RAYS.0[sq as usize];
@@ -363,8 +371,8 @@ mod tests {
         }
     }
 
-    /// On boards from sparse to nearly full, both the version in use and the portable one
-    /// (the same where the target has no vector version).
+    /// On boards from sparse to nearly full, the version in use, the portable one and the one
+    /// for AVX2 alone (the same where the target lacks the vector instructions).
     #[test]
     fn flips_equal_the_walk_on_random_boards() {
         let mut next = random_words(0x9e37_79b9_7f4a_7c15);
@@ -376,6 +384,8 @@ mod tests {
                 let walked = flips_by_walking(p, o, sq);
                 assert_eq!(flips(p, o, sq), walked, "p {p:#x} o {o:#x} sq {sq}");
                 assert_eq!(flips_portable(p, o, sq), walked, "p {p:#x} o {o:#x} sq {sq}");
+                #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+                assert_eq!(vector::flips_avx2(p, o, sq), walked, "p {p:#x} o {o:#x} sq {sq}");
             }
         }
     }
