@@ -245,6 +245,31 @@ fn solve_connect4_analyze_and_weak() {
     assert_eq!(v["outcome"], "lose");
 }
 
+/// `--stats` lists the probes of the exact solve, and the bounds they prove close on the score.
+#[test]
+fn solve_stats_lists_the_probes() {
+    for (position, score) in [("274552224131661", 0), ("2531276566711153", 2), ("6614446666373154", -4)] {
+        let v = json(&["solve", "connect4", position, "--stats", "--json", "--threads", "1", "--hash", "16"]);
+        assert_eq!(v["score"].as_i64(), Some(score), "{v}");
+        let probes = v["probes"].as_array().unwrap();
+        let (mut low, mut high, mut nodes) = (i64::MIN, i64::MAX, 0);
+        for p in probes {
+            let (t, r) = (p["threshold"].as_i64().unwrap(), p["result"].as_i64().unwrap());
+            if r >= t {
+                low = low.max(r);
+            } else {
+                high = high.min(r);
+            }
+            nodes += p["nodes"].as_u64().unwrap();
+        }
+        assert_eq!((low, high), (score, score), "{position}: {v}");
+        assert!(nodes <= v["nodes"].as_u64().unwrap(), "{v}");
+        let text = ok(&["solve", "connect4", position, "--stats", "--threads", "1", "--hash", "16"]);
+        assert!(text.starts_with(&format!("{position} {score}  (")), "{text}");
+        assert_eq!(text.matches(" nodes").count(), probes.len() + 1, "{text}");
+    }
+}
+
 #[test]
 fn connect4_input_errors() {
     let err = fails(&["solve", "connect4", "12121212"], "");

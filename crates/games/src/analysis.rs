@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gamegraph::database::{Database, Entry};
-use gamegraph::engine::{Engine, EngineSettings, Limits, Report, UNLIMITED};
+use gamegraph::engine::{Engine, EngineSettings, Limits, Probe, Report, UNLIMITED};
 use gamegraph::explore::TooManyPositions;
 use gamegraph::score::decisive_parts;
 use gamegraph::{ExploredGame, Game, Model, Outcome, Score, Solution};
@@ -152,6 +152,9 @@ pub struct PositionValue<M> {
     pub best: Option<M>,
     /// Positions searched.
     pub nodes: u64,
+    /// The null-window probes of an exact solve, in order (none for other ways of valuing): where
+    /// its nodes went.
+    pub probes: Vec<Probe>,
 }
 
 /// Why a position could not be analysed.
@@ -297,7 +300,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             Solver::Retrograde => {
                 let a = self.analyze(pos)?;
                 let best = self.best_move(pos, &a);
-                Ok(PositionValue { value: a.value, best, nodes: 0 })
+                Ok(PositionValue { value: a.value, best, nodes: 0, probes: Vec::new() })
             }
             Solver::Search | Solver::Database => self.searched_value(pos, self.budget.time),
         }
@@ -456,7 +459,12 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
         let mut moves = Vec::new();
         game.moves(pos, &mut moves);
         if moves.is_empty() {
-            return Ok(PositionValue { value: self.final_value(pos), best: None, nodes: 0 });
+            return Ok(PositionValue {
+                value: self.final_value(pos),
+                best: None,
+                nodes: 0,
+                probes: Vec::new(),
+            });
         }
         let (depth, weak) = (self.budget.depth, self.budget.weak);
         let exact_search = G::ENTRY.solver == Solver::Search && depth.is_none();
@@ -468,6 +476,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
                     value: Value::exact(self.weak(score), remoteness),
                     best: None,
                     nodes: 0,
+                    probes: Vec::new(),
                 });
             }
         }
@@ -484,6 +493,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
                     value: Value::exact(value, None),
                     best: r.best,
                     nodes: r.stats.nodes,
+                    probes: r.probes,
                 });
             }
             nodes = r.stats.nodes;
@@ -495,7 +505,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             0 => Value::UNKNOWN,
             d => Value::searched(self.weak(r.value), d),
         };
-        Ok(PositionValue { value, best: r.best, nodes: nodes + r.stats.nodes })
+        Ok(PositionValue { value, best: r.best, nodes: nodes + r.stats.nodes, probes: Vec::new() })
     }
 }
 

@@ -651,6 +651,6 @@ fn write_scored_obf(
 
 /// One probe of an exact solve as JSON: its threshold, its fail-soft result, its nodes, and
 /// whether the selective pass made it.
-fn probe_json(p: &gamegraph::engine::Probe) -> serde_json::Value {
+pub(crate) fn probe_json(p: &gamegraph::engine::Probe) -> serde_json::Value {
     json!({ "threshold": p.threshold, "result": p.result, "nodes": p.nodes, "selective": p.selective })
 }

@@ -29,7 +29,8 @@ pub struct SolveArgs {
     /// Search games: only win (1), draw (0) or loss (-1), which is faster.
     #[arg(long)]
     weak: bool,
-    /// Search games: print nodes and time for each position.
+    /// Search games: print nodes and time for each position, and the null-window probes of an
+    /// exact solve (each threshold asked, the answer and its nodes).
     #[arg(long)]
     stats: bool,
     /// Chess: prove or refute a forced mate in at most this many moves (1 to 16), and list every
@@ -177,7 +178,7 @@ fn solve_one<G: BuiltinGame>(
     args: &SolveArgs,
 ) -> Result<()> {
     let started = Instant::now();
-    let (score, best, nodes, slots) = if args.analyze {
+    let (score, best, nodes, slots, probes) = if args.analyze {
         let a = analyzer.analyze(pos)?;
         // A finished game has no move to show, not a row of full columns.
         let slots_shown = if a.over { Vec::new() } else { game.move_slots(pos) };
@@ -191,11 +192,11 @@ fn solve_one<G: BuiltinGame>(
                 (label, mv.is_some(), value)
             })
             .collect();
-        (a.value.value.unwrap_or(0), None, a.nodes, slots)
+        (a.value.value.unwrap_or(0), None, a.nodes, slots, Vec::new())
     } else {
         let v = analyzer.value(pos)?;
         let best = v.best.map(|m| game.format_move(pos, m));
-        (v.value.value.unwrap_or(0), best, v.nodes, Vec::new())
+        (v.value.value.unwrap_or(0), best, v.nodes, Vec::new(), v.probes)
     };
     let seconds = started.elapsed().as_secs_f64();
     if args.output.json {
@@ -208,6 +209,9 @@ fn solve_one<G: BuiltinGame>(
         });
         if let Some(best) = &best {
             out["best"] = json!(best);
+        }
+        if args.stats {
+            out["probes"] = probes.iter().map(super::bench::probe_json).collect();
         }
         if args.analyze {
             out["moves"] = slots
@@ -222,10 +226,26 @@ fn solve_one<G: BuiltinGame>(
         slots.into_iter().map(|(label, _, value)| (label, value)).collect();
     let mut line = game.format_solution(text, score, best.as_deref(), &moves);
     if args.stats {
-        line.push_str(&format!("  ({nodes} nodes, {:.3} ms)", seconds * 1e3));
+        line.push_str(&format!("  ({nodes} nodes, {:.3} ms", seconds * 1e3));
+        // The selective pass was a guess only if exact probes followed it.
+        let guessed = probes.iter().any(|p| !p.selective);
+        let shown: Vec<String> = probes.iter().map(|p| probe_text(p, guessed)).collect();
+        if !shown.is_empty() {
+            line.push_str(&format!("; probes {}", shown.join(", ")));
+        }
+        line.push(')');
     }
     say!("{line}");
     Ok(())
+}
+
+/// One probe of an exact solve in words: the question, the fail-soft answer and its nodes, e.g.
+/// `>=1: <=0 in 9030 nodes`; `guessed` marks the probes of a selective pass that exact probes
+/// had to check (they trusted probable bounds).
+fn probe_text(p: &gamegraph::engine::Probe, guessed: bool) -> String {
+    let answer = if p.result >= p.threshold { ">=" } else { "<=" };
+    let selective = if p.selective && guessed { " selective" } else { "" };
+    format!(">={}: {answer}{} in {} nodes{selective}", p.threshold, p.result, p.nodes)
 }
 
 /// How a value shows in text: `~` before a value that is not exact, `?` for none.
