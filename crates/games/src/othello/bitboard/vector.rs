@@ -65,15 +65,10 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
-    let rays = &super::SQUARE_RAYS.0[sq as usize & 63];
-    let load = |r: &[u64]| _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
-    let (up_rays, down_rays) = (load(&rays[..4]), load(&rays[4..]));
-    let (player, opponent) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
+    let Rays { up_rays, down_rays, player, opponent } = Rays::new(p, o, sq);
     let zero = _mm256_setzero_si256();
-    // Towards higher squares, the first stop is the lowest set bit; the run below it turns if
-    // the stop is the player's.
-    let stops = _mm256_andnot_si256(opponent, up_rays);
-    let first = _mm256_and_si256(stops, _mm256_sub_epi64(zero, stops));
+    // Towards higher squares, the run below the first stop turns if the stop is the player's.
+    let first = first_stops_up(up_rays, opponent);
     let closed = _mm256_test_epi64_mask(first, player);
     let below = _mm256_add_epi64(first, _mm256_set1_epi64x(-1));
     let up = _mm256_maskz_and_epi64(closed, below, up_rays);
@@ -105,17 +100,12 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn flips_avx2_inner(p: u64, o: u64, sq: u32) -> u64 {
-    let rays = &super::SQUARE_RAYS.0[sq as usize & 63];
-    let load = |r: &[u64]| _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
-    let (up_rays, down_rays) = (load(&rays[..4]), load(&rays[4..]));
-    let (player, opponent) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
+    let Rays { up_rays, down_rays, player, opponent } = Rays::new(p, o, sq);
     let zero = _mm256_setzero_si256();
     let (and, or) = (|a, b| _mm256_and_si256(a, b), |a, b| _mm256_or_si256(a, b));
     // All ones in the lanes whose first stop is not the player's.
     let open = |first| _mm256_cmpeq_epi64(and(first, player), zero);
-    // Towards higher squares, the first stop is the lowest set bit.
-    let stops = _mm256_andnot_si256(opponent, up_rays);
-    let first = and(stops, _mm256_sub_epi64(zero, stops));
+    let first = first_stops_up(up_rays, opponent);
     let below = _mm256_add_epi64(first, _mm256_set1_epi64x(-1));
     let up = _mm256_andnot_si256(open(first), and(below, up_rays));
     // Towards lower squares (W, S, SW, SE: steps 1, 8, 9, 7), every ray square below a stop,
@@ -131,6 +121,40 @@ fn flips_avx2_inner(p: u64, o: u64, sq: u32) -> u64 {
     let above = _mm256_andnot_si256(or(covered, first), down_rays);
     let down = _mm256_andnot_si256(open(first), above);
     fold_lanes(or(up, down))
+}
+
+/// The rays of a square, four to a register (towards higher squares: E, N, NE, NW; towards lower:
+/// W, S, SW, SE), and each player's discs in every lane.
+struct Rays {
+    up_rays: __m256i,
+    down_rays: __m256i,
+    player: __m256i,
+    opponent: __m256i,
+}
+
+impl Rays {
+    /// The rays of `sq` with the discs `p` of the player who moves there and `o` of the opponent.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(p: u64, o: u64, sq: u32) -> Self {
+        let rays = &super::SQUARE_RAYS.0[sq as usize & 63];
+        let load = |r: &[u64]| _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+        Rays {
+            up_rays: load(&rays[..4]),
+            down_rays: load(&rays[4..]),
+            player: _mm256_set1_epi64x(p as i64),
+            opponent: _mm256_set1_epi64x(o as i64),
+        }
+    }
+}
+
+/// Along rays towards higher squares, the first square that is not the opponent's: the lowest
+/// set bit of the stops.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn first_stops_up(up_rays: __m256i, opponent: __m256i) -> __m256i {
+    let stops = _mm256_andnot_si256(opponent, up_rays);
+    _mm256_and_si256(stops, _mm256_sub_epi64(_mm256_setzero_si256(), stops))
 }
 
 /// The OR of a register's four 64-bit lanes.
