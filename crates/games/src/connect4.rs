@@ -322,6 +322,12 @@ impl Connect4 {
     }
 }
 
+/// The engine is generic, so it is compiled in the crates that use it, and calls the methods of
+/// this impl and of the `Evaluate`, `ExactHints` and `PositionKey` impls below at every node:
+/// `#[inline]` lets them be inlined there across the crate boundary.
+/// Measured on 2026-12-04 (one thread): Test_L1_R2 (first 100) 112 ms against 123 ms, six pairs
+/// of runs interleaved; Test_L2_R2 (first 500) 3.69 ms against 3.83 ms; callgrind (x86-64-v3,
+/// first 30 of Test_L2_R2) 1.288 G instructions against 1.324 G.
 impl Game for Connect4 {
     type Position = Board;
     type Move = u8;
@@ -330,6 +336,7 @@ impl Game for Connect4 {
         self.board(0, 0, 0)
     }
 
+    #[inline]
     fn moves(&self, b: &Board, moves: &mut Vec<u8>) {
         if self.is_final(b) {
             return;
@@ -337,6 +344,7 @@ impl Game for Connect4 {
         moves.extend((0..self.width).filter(|&c| self.can_play(b, c)).map(|c| c as u8));
     }
 
+    #[inline]
     fn play(&self, b: &Board, mv: u8) -> Board {
         let c = u32::from(mv);
         Board {
@@ -348,6 +356,7 @@ impl Game for Connect4 {
         }
     }
 
+    #[inline]
     fn final_loss(&self, b: &Board) -> Stake {
         if self.last_mover_won(b) {
             // The winner had moves - 1 stones on the board before his winning one.
@@ -360,32 +369,38 @@ impl Game for Connect4 {
 
 impl Evaluate for Connect4 {
     /// No heuristic: a depth-limited search sees the results it can prove and 0 beyond.
+    #[inline]
     fn evaluate(&self, _b: &Board) -> i32 {
         0
     }
 
     /// Scores are in the game's own units, as the stakes of final positions are.
+    #[inline]
     fn payoff_score(&self, loss: Stake) -> i32 {
         -loss
     }
 
     /// Moves that create the most threats first; ties from the centre outwards.
+    #[inline]
     fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
         self.order_by_threats(b, moves);
     }
 
+    #[inline]
     fn move_id(&self, mv: u8) -> Option<u16> {
         Some(u16::from(mv))
     }
 }
 
 impl ExactHints for Connect4 {
+    #[inline]
     fn solves_directly(&self, b: &Board) -> bool {
         self.cells() - b.moves <= SMALL_EMPTIES
     }
 
     /// Any position that is not over: a win with the next stone is found at once, the rest by a
     /// plain alpha-beta without the table.
+    #[inline]
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
         if self.can_win_now(b) {
             return Some(self.win_now_score(b));
@@ -393,6 +408,7 @@ impl ExactHints for Connect4 {
         Some(self.solve_small(b.current, b.mask, b.moves, alpha, beta, nodes))
     }
 
+    #[inline]
     fn immediate_score(&self, b: &Board) -> Option<i32> {
         if self.is_final(b) {
             return None;
@@ -409,6 +425,7 @@ impl ExactHints for Connect4 {
 
     /// As in Pons' solver: the opponent cannot win at once here (the root was checked, and every
     /// other node follows a non-losing move), so only the non-losing moves are searched.
+    #[inline]
     fn search_moves(&self, b: &Board, moves: &mut Vec<u8>) -> Option<i32> {
         let allowed = self.non_losing(b);
         if allowed == 0 {
@@ -429,6 +446,7 @@ impl ExactHints for Connect4 {
 
     /// No immediate win for us, and our move leaves none to the opponent; narrowed by Allis'
     /// claimeven where the columns' empty cells pair up (see `claimeven_bounds`).
+    #[inline]
     fn score_bounds(&self, b: &Board, _alpha: i32, _beta: i32) -> (i32, i32) {
         let low = -((self.cells().saturating_sub(2 + b.moves) / 2) as i32);
         let high = ((self.cells() - 1 - b.moves) / 2) as i32;
@@ -574,6 +592,7 @@ fn insert_sorted(keyed: &mut [u32], n: usize, key: u32) {
 impl PositionKey for Connect4 {
     /// `current + mask` identifies a position exactly; with symmetric keys, the smaller of it and
     /// its mirror image's.
+    #[inline]
     fn key(&self, b: &Board) -> u64 {
         let key = b.current + b.mask;
         if self.symmetric_keys {
