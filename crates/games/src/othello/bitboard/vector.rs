@@ -9,7 +9,9 @@
 //! Measured on 2026-12-04 (AMD EPYC, Zen 4, one thread), against the portable versions built for
 //! the same processor, runs interleaved: FFO #40-#44 2.72-2.77 s against 3.48-3.79 s (the same
 //! 111.1 M nodes); `perft othello 11` on one core 0.23 s against 0.42-0.44 s. `flips` alone
-//! brought FFO #40-#44 to 2.89-3.28 s and perft to 0.33 s.
+//! brought FFO #40-#44 to 2.89-3.28 s and perft to 0.33 s. [`flips_avx2`], in a build for
+//! x86-64-v3 (AVX2) on the same machine: FFO #40-#44 2.62-2.67 s against 2.95-3.01 s with the
+//! portable `flips` (docs/othello-speed.md).
 
 use std::arch::x86_64::*;
 
