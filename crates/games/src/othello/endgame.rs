@@ -1,19 +1,34 @@
-//! The exact solver for the last few empties, which the engine hands small positions to: plain
-//! fail-soft alpha-beta without a table, where a table probe would cost more than the subtree.
-//! Moves are ordered fastest first (fewest replies for the opponent) while the subtree is large
-//! enough to repay the sort, and by parity (empties in odd regions first) below.
+//! The exact solver for the last empties, which the engine hands positions of up to [`SMALL`]
+//! empties to: fail-soft alpha-beta, which keeps the positions of [`HASHED_FROM`] empties and more
+//! in a small table of its own (one per thread, see [`table`]), and searches the smaller ones
+//! without a table, where a probe would cost more than the subtree. Moves are ordered by the
+//! engine's cheap key (the table's best move first) in the levels kept in the table, fastest
+//! first (fewest replies for the opponent) in the next, and by parity (empties in odd regions
+//! first) in the last few.
+
+mod table;
 
 use super::bitboard::{flips, last_flip_count, legal_moves, neighbours, squares, stable_discs};
+use table::{Entry, Table, NO_MOVE};
 
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
-/// Measured on FFO #40-#44 (1 and 2 threads, built for the native processor): 7 empties 13.0-13.9 s
-/// and 6.0-6.3 s, 9 empties 12.0-12.3 s and 5.5-5.8 s with more nodes (161 M against 133 M), 10
-/// in between; FFO #40-#49, 2 threads: 71.2 s with 7, 65.8 s with 9.
-pub const SMALL: u32 = 9;
+/// Measured on 2026-12-04 with the solver's own table (from `HASHED_FROM` empties), two
+/// threads: FFO #50-#53 33.4 s (2809 M nodes) at 13 empties, 34.9-35.6 s at 12, 35.4 s at 11,
+/// against 42.2-42.8 s (2810 M) with the engine down to 10 empties; FFO #50 on one thread 20.9 s
+/// at 13, 21.2 s at 12, against 25.0 s. Before the table, 9 empties had measured best (FFO
+/// #40-#44, one and two threads: 12.0-12.3 s and 5.5-5.8 s against 13.0-13.9 s and 6.0-6.3 s at
+/// 7 empties).
+pub const SMALL: u32 = 13;
 
-/// From this many empties on, [`solve_small`] orders moves fastest first. Measured on FFO
-/// #40-#44 with `SMALL` at 9: from 6 empties 5.25-5.60 s (2 threads) and 11.7-12.2 s (1 thread),
-/// from 7 5.18-5.27 s and 10.3-11.9 s, from 8 10.5-12.3 s, from 5 6.2-6.8 s.
+/// From this many empties on, [`solve_small`] keeps positions in its table. Measured on FFO
+/// #50-#53 (two threads, `SMALL` at 12): from 8 empties 33.5 s (2589 M nodes), from 9 34.9-35.6
+/// s (2747 M), from 10 36.2 s (2905 M).
+pub const HASHED_FROM: u32 = 8;
+
+/// From this many empties on (up to [`HASHED_FROM`]), [`solve_small`] orders moves fastest
+/// first. Measured on FFO #40-#44 with `SMALL` at 9 (before the table): from 6 empties 5.25-5.60 s
+/// (2 threads) and 11.7-12.2 s (1 thread), from 7 5.18-5.27 s and 10.3-11.9 s, from 8 10.5-12.3
+/// s, from 5 6.2-6.8 s.
 const FASTEST_FIRST: u32 = 7;
 
 /// In the sorted levels ([`FASTEST_FIRST`] empties and more), the opponent's stable discs bound
@@ -78,15 +93,19 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i3
         .iter()
         .enumerate()
         .fold(0, |parity, (q, &quadrant)| parity | ((empty & quadrant).count_ones() & 1) << q);
-    Small { nodes }.solve(p, o, alpha, beta, empty.count_ones(), parity)
+    table::with_table(|table| Small { nodes, table }.solve(p, o, alpha, beta, empty.count_ones(), parity))
 }
 
-/// The small solver's state: the count of positions visited. Each position also carries its
-/// number of empties and its parity word down the recursion, updated by each move instead of
-/// counted again.
+/// The small solver's state: the count of positions visited, and the thread's table. Each
+/// position also carries its number of empties and its parity word down the recursion, updated
+/// by each move instead of counted again.
 struct Small<'n> {
     nodes: &'n mut u64,
+    table: &'n mut Table,
 }
+
+/// The moves of a position, each as its sort key (lower first), square and discs turned.
+type KeyedMoves = [(i32, u32, u64); 32];
 
 impl Small<'_> {
     /// [`solve_small`] of a position with `empties` empties and quadrant parities `parity`.
@@ -97,6 +116,7 @@ impl Small<'_> {
             2 => self.two_empties(p, o, alpha, beta, !(p | o)),
             3 => self.three_empties(p, o, alpha, beta, parity),
             4 => self.four_empties(p, o, alpha, beta, parity),
+            HASHED_FROM.. => self.solve_stored(p, o, alpha, beta, empties, parity),
             FASTEST_FIRST.. => self.solve_sorted(p, o, alpha, beta, empties, parity),
             _ => match self.parity_moves(p, o, alpha, beta, parity, |s, p, o, a, b, parity| {
                 s.solve(p, o, a, b, empties - 1, parity)
@@ -193,36 +213,95 @@ impl Small<'_> {
 
     /// The moves sorted by the opponent's number of replies, after a stability cutoff where one
     /// may be (see [`STABILITY_SLACK`]).
-    fn solve_sorted(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
+    fn solve_sorted(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32, parity: u32) -> i32 {
         if let Some(high) = stability_cutoff(p, o, alpha) {
             return high;
         }
-        let mut moves = [(0i32, 0u32, 0u64); 32];
-        let mut n = 0;
-        for sq in squares(legal_moves(p, o)) {
-            let f = flips(p, o, sq);
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
-            moves[n] = (fastest_first(np, no, sq), sq, f);
-            n += 1;
-        }
+        let (mut moves, n) = keyed_moves(p, o, fastest_first);
         if n == 0 {
             return self.no_move(p, o, alpha, beta, empties, parity);
         }
-        let mut best = -65;
-        for i in 0..n {
+        self.search_sorted(p, o, alpha, beta, empties, parity, &mut moves[..n]).0
+    }
+
+    /// As [`Self::solve_sorted`], with the moves sorted by the engine's finer key, and the
+    /// position looked up in the table first and kept there after: its bounds may settle it or
+    /// narrow the window, and its best move is tried first.
+    fn solve_stored(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+        parity: u32,
+    ) -> i32 {
+        if let Some(high) = stability_cutoff(p, o, alpha) {
+            return high;
+        }
+        let (mut lower, mut upper, mut first) = (-64, 64, NO_MOVE);
+        if let Some(e) = self.table.probe(p, o) {
+            (lower, upper, first) = (i32::from(e.lower), i32::from(e.upper), e.best);
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+        }
+        // The table's best move first, then the engine's order.
+        let key = |np, no, sq| if sq == u32::from(first) { i32::MIN } else { engine_order(np, no, sq) };
+        let (mut moves, n) = keyed_moves(p, o, key);
+        if n == 0 {
+            return self.no_move(p, o, alpha, beta, empties, parity);
+        }
+        let (best, best_move) = self.search_sorted(p, o, alpha, beta, empties, parity, &mut moves[..n]);
+        // Fail-soft: beyond the window, the value bounds the score on that side.
+        if best >= beta {
+            lower = best;
+        } else if best <= alpha {
+            upper = best;
+        } else {
+            (lower, upper) = (best, best);
+        }
+        self.table.store(Entry::new(p, o, lower, upper, best_move as u8));
+        best
+    }
+
+    /// Searches `moves` of `p` to move against `o` in the order of their keys: the best value,
+    /// and the move that reached it.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_sorted(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u32,
+        moves: &mut [(i32, u32, u64)],
+    ) -> (i32, u32) {
+        let (mut best, mut best_move) = (-65, 0);
+        for i in 0..moves.len() {
             // The best of the rest, picked when needed: most nodes cut off after one or two
             // moves, before a full sort would pay.
-            let next = (i..n).min_by_key(|&j| moves[j].0).unwrap_or(i);
+            let next = (i..moves.len()).min_by_key(|&j| moves[j].0).unwrap_or(i);
             moves.swap(i, next);
             let (_, sq, f) = moves[i];
             *self.nodes += 1;
             let (np, no) = (o & !f, p | f | (1u64 << sq));
             let v = -self.solve(np, no, -beta, -alpha, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
+            if v > best {
+                best_move = sq;
+            }
             if raise(v, &mut best, &mut alpha, beta) {
-                return best;
+                break;
             }
         }
-        best
+        (best, best_move)
     }
 
     /// The player to move has no move: pass, or the game is over.
@@ -300,6 +379,20 @@ const SQUARE_VALUES: [i32; 64] = [
     -2, -5,  0,  0,  0,  0, -5, -2,
     10, -2,  1,  0,  0,  1, -2, 10,
 ];
+
+/// The moves of `p` against `o`, each with its key `key(child's player, child's opponent,
+/// square)`, and how many there are.
+#[inline(always)]
+fn keyed_moves(p: u64, o: u64, key: impl Fn(u64, u64, u32) -> i32) -> (KeyedMoves, usize) {
+    let mut moves = [(0, 0, 0); 32];
+    let mut n = 0;
+    for sq in squares(legal_moves(p, o)) {
+        let f = flips(p, o, sq);
+        moves[n] = (key(o & !f, p | f | (1u64 << sq), sq), sq, f);
+        n += 1;
+    }
+    (moves, n)
+}
 
 /// Takes a move's value `v` into a fail-soft node's best value and window; true on a cutoff.
 #[inline]
