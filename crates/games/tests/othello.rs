@@ -1,5 +1,6 @@
 //! Othello against the public oracles: the standard perft counts and the FFO endgame test
-//! positions #1-#19 and #59 (exact score and a best move), solved by the generic engine.
+//! positions #1-#19 and #59 (exact score and a best move, and for #1-#19 a principal variation
+//! that reaches that score), solved by the generic engine.
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::{Game, Notation};
@@ -39,6 +40,14 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
         assert_eq!(r.value, score, "FFO #{}", i + 1);
         let mv = Othello.format_move(&pos, r.best.unwrap());
         assert!(best.contains(&mv), "FFO #{}: {mv} is not among {best:?}", i + 1);
+        // The principal variation goes on below the engine, through the positions the game
+        // solves itself, to the end of the game, where the score is the value.
+        let end = r.pv.iter().fold(pos, |b, &mv| Othello.play(&b, mv));
+        let mut moves = Vec::new();
+        Othello.moves(&end, &mut moves);
+        assert!(moves.is_empty(), "FFO #{}: the variation {:?} stops before the end", i + 1, r.pv);
+        let sign = 1 - 2 * (r.pv.len() % 2) as i32;
+        assert_eq!(sign * end.final_score(), score, "FFO #{}: the variation {:?}", i + 1, r.pv);
         // One search with the whole window, its subtrees split over both threads, agrees.
         engine.clear();
         assert_eq!(engine.window(&pos, UNLIMITED, -65, 65), score, "FFO #{}, whole window", i + 1);

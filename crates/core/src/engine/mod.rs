@@ -364,7 +364,18 @@ pub(super) fn principal_variation<G: ExactHints + PositionKey>(
         if !seen.insert(key) {
             break;
         }
-        let Some(index) = tt.probe(key).and_then(|e| e.best) else { break };
+        let Some(index) = tt.probe(key).and_then(|e| e.best) else {
+            // The game's own solver leaves no best moves in the table: below the engine, the
+            // line goes on by that solver's values.
+            match best_solved_move(game, &pos) {
+                Some(mv) => {
+                    pv.push(mv);
+                    pos = game.play(&pos, mv);
+                    continue;
+                }
+                None => break,
+            }
+        };
         moves.clear();
         // Table indices refer to the moves as generated.
         if game.search_moves(&pos, &mut moves).is_some() {
@@ -375,4 +386,30 @@ pub(super) fn principal_variation<G: ExactHints + PositionKey>(
         pos = game.play(&pos, mv);
     }
     pv
+}
+
+/// The best move of `pos` where the game solves it itself (see [`ExactHints::solves_directly`]):
+/// the one to the child worth least to its own player, by the game's solver. `None` elsewhere,
+/// where the game is over, or where the game declines to solve a child.
+fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position) -> Option<G::Move> {
+    if G::CYCLES || !game.solves_directly(pos) {
+        return None;
+    }
+    let mut moves = Vec::new();
+    game.moves(pos, &mut moves);
+    let mut best: Option<(Score, G::Move)> = None;
+    for mv in moves {
+        let child = game.play(pos, mv);
+        let mut replies = Vec::new();
+        game.moves(&child, &mut replies);
+        let value = if replies.is_empty() {
+            game.final_score(&child)
+        } else {
+            game.solve_directly(&child, -MAX_SCORE, MAX_SCORE, &mut 0)?
+        };
+        if best.map_or(true, |(v, _)| -value > v) {
+            best = Some((-value, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
 }
