@@ -638,12 +638,13 @@ mod tests {
         assert!(passes > 20 && over > 20, "{passes} passes, {over} finished games");
     }
 
-    /// The levels the small solver keeps in its table (9 to `SMALL` empties), the table kept from
-    /// window to window and from position to position, against plain alpha-beta over the Game
-    /// trait: exact inside each window, a bound on the right side outside it. Each position is
-    /// probed on null windows around its value, then its children on theirs, where the parent's
-    /// entries (bounds from many windows) settle or narrow many nodes. A solve of a position
-    /// solved before finds its entries and visits fewer positions.
+    /// The levels the small solver keeps in its table, from 9 empties to `SMALL` (8, the first,
+    /// is in the tests above, against minimax), the table kept from window to window and from
+    /// position to position, against plain alpha-beta over the Game trait: exact inside each
+    /// window, a bound on the right side outside it. Each position is probed on null windows
+    /// around its value, then its children on theirs, where the parent's entries (bounds from
+    /// many windows) settle or narrow many nodes. A solve of a position solved before finds its
+    /// entries and visits fewer positions.
     #[test]
     fn small_solver_stored_levels_are_fail_soft_on_every_window() {
         let mut rng = gamegraph::rng::SplitMix64(31);

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 
 /// The entries of each thread's table. 2^14 entries of 24 bytes: 384 KiB, within a core's second
 /// level cache. Measured on FFO #50-#53 (two threads, with `SMALL` at 12 and from 9 empties):
-/// 2^12 entries 33.8 s, 2^14 33.4-35.6 s, 2^16 36.8 s; on FFO #40-#44 (one thread) 2^20 and
+/// 2^12 entries 33.8 s, 2^14 34.9-35.6 s, 2^16 36.8 s; on FFO #40-#44 (one thread) 2^20 and
 /// 2^22 entries, 24 and 96 MiB, saved 2.5% of the nodes and no time.
 const ENTRIES: usize = 1 << 14;
 
