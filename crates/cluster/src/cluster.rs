@@ -214,6 +214,34 @@ fn prepare(stream: &TcpStream, timeout: Duration) -> std::io::Result<()> {
     socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive)
 }
 
+/// Listens on `host`, trying again for a second while its port is in use: a process that connects
+/// before this one listens may hold that port for an instant (see [`connected_to_itself`]).
+fn listen(host: &str) -> std::io::Result<TcpListener> {
+    let give_up = Instant::now() + Duration::from_secs(1);
+    loop {
+        match TcpListener::bind(host) {
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse && Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            result => return result,
+        }
+    }
+}
+
+/// Whether `stream` is connected to itself. A connection to a port where nothing listens yet can
+/// be given that very port as its own end, on the same machine, and then TCP connects it to
+/// itself; the process that should listen there cannot until it is closed.
+fn connected_to_itself(stream: &TcpStream) -> bool {
+    matches!((stream.local_addr(), stream.peer_addr()), (Ok(local), Ok(peer)) if local == peer)
+}
+
+/// Closes `stream` with a reset, so that its port is free at once: closed the usual way, the port
+/// stays taken for a minute (TCP's TIME_WAIT) and nothing could listen on it.
+fn close_at_once(stream: TcpStream) {
+    // Failing to set it only leaves the port taken for longer; the connection is dropped anyway.
+    let _ = socket2::SockRef::from(&stream).set_linger(Some(Duration::ZERO));
+}
+
 /// The connections of this process to every other process of the cluster (`None` for itself),
 /// made within its `connect_timeout`: it listens on its own address for the processes after it
 /// and connects to those before it, and each pair checks that both run as many workers.
@@ -222,22 +250,27 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
         (&cluster.hosts, cluster.process, cluster.workers, cluster.connect_timeout);
     let deadline = Instant::now() + timeout;
     let fail = |message: String| ClusterError::Connect(message);
-    let listener = TcpListener::bind(&hosts[process])
+    let listener = listen(&hosts[process])
         .map_err(|e| fail(format!("cannot listen on {} (process {process}): {e}", hosts[process])))?;
     listener.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
     let mut sockets: Vec<Option<TcpStream>> = (0..hosts.len()).map(|_| None).collect();
     for (index, host) in hosts.iter().enumerate().take(process) {
         let mut stream = loop {
-            match TcpStream::connect(host) {
-                Ok(stream) => break stream,
-                Err(e) if Instant::now() >= deadline => {
-                    return Err(fail(format!(
-                        "process {index} at {host} did not answer within {} s: {e}",
-                        timeout.as_secs_f64()
-                    )))
+            let error = match TcpStream::connect(host) {
+                Ok(stream) if !connected_to_itself(&stream) => break stream,
+                Ok(stream) => {
+                    close_at_once(stream);
+                    "no process listens there yet".to_string()
                 }
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+                Err(e) => e.to_string(),
+            };
+            if Instant::now() >= deadline {
+                return Err(fail(format!(
+                    "process {index} at {host} did not answer within {} s: {error}",
+                    timeout.as_secs_f64()
+                )));
             }
+            std::thread::sleep(Duration::from_millis(100));
         };
         let io = |e: std::io::Error| fail(format!("process {index} at {host}: {e}"));
         prepare(&stream, timeout).map_err(io)?;
@@ -366,6 +399,35 @@ mod tests {
         );
         assert_eq!(idle + interval * probes, DEAD_PEER_TIMEOUT);
         assert!(stream.nodelay().unwrap());
+    }
+
+    /// A socket connected to its own address, as TCP allows: bound, then connected to that address.
+    fn connection_to_itself() -> (TcpStream, std::net::SocketAddr) {
+        let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+        socket.bind(&"127.0.0.1:0".parse::<std::net::SocketAddr>().unwrap().into()).unwrap();
+        let address = socket.local_addr().unwrap().as_socket().unwrap();
+        socket.connect(&address.into()).unwrap();
+        (socket.into(), address)
+    }
+
+    #[test]
+    fn a_connection_to_itself_is_seen_and_frees_its_port_when_closed() {
+        let (stream, address) = connection_to_itself();
+        assert!(connected_to_itself(&stream));
+        close_at_once(stream);
+        TcpListener::bind(address).expect("the port is free at once");
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        assert!(!connected_to_itself(&stream));
+    }
+
+    #[test]
+    fn listening_on_a_port_in_use_fails_after_a_second() {
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let started = Instant::now();
+        let error = listen(&taken.local_addr().unwrap().to_string()).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::AddrInUse);
+        assert!(started.elapsed() >= Duration::from_secs(1));
     }
 
     #[test]
