@@ -6,6 +6,7 @@ mod common;
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{fails, ok};
@@ -30,10 +31,23 @@ fn edges(nodes: u64, seed: u64) -> String {
     text
 }
 
-/// A host file of `n` free loopback ports.
+/// A host file of `n` free loopback ports, none used before by this test binary and all below
+/// Linux's ephemeral range (from 32768): a port from that range, free when the file is written,
+/// can be given meanwhile to the outgoing end of some other test's connection, and the process
+/// that must listen on it then fails.
 fn hostfile(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
-    let listeners: Vec<TcpListener> = (0..n).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
-    let lines: Vec<String> = listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect();
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    const FIRST: u32 = 10_000;
+    const PORTS: u32 = 22_000;
+    let start = std::process::id().wrapping_mul(7919);
+    let mut lines = Vec::new();
+    while lines.len() < n {
+        let port = FIRST + start.wrapping_add(NEXT.fetch_add(1, Ordering::Relaxed)) % PORTS;
+        let address = format!("127.0.0.1:{port}");
+        if TcpListener::bind(&address).is_ok() {
+            lines.push(address);
+        }
+    }
     let path = dir.join("hosts");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
