@@ -28,14 +28,13 @@ struct Browser {
     _profile: tempfile::TempDir,
 }
 
-impl Browser {
-    fn start() -> Browser {
-        assert!(
-            std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
-            "the browser tests need Debian's chromium and chromium-driver: apt-get install chromium chromium-driver"
-        );
+/// Starts ChromeDriver on a free port and waits until it listens. The port is free when picked
+/// but can be taken before ChromeDriver listens on it (by the outgoing end of another connection),
+/// and ChromeDriver then exits: it is started again on another port, up to five times.
+fn start_driver() -> (Child, SocketAddr) {
+    for _ in 0..5 {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(CHROMEDRIVER)
+        let mut driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -43,10 +42,27 @@ impl Browser {
             .expect("chromedriver starts");
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(addr).is_err() {
+        loop {
+            if driver.try_wait().unwrap().is_some() {
+                break; // it could not listen there: another port
+            }
+            if std::net::TcpStream::connect(addr).is_ok() {
+                return (driver, addr);
+            }
             assert!(Instant::now() < deadline, "chromedriver did not start listening");
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+    panic!("chromedriver exited five times without listening");
+}
+
+impl Browser {
+    fn start() -> Browser {
+        assert!(
+            std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
+            "the browser tests need Debian's chromium and chromium-driver: apt-get install chromium chromium-driver"
+        );
+        let (driver, addr) = start_driver();
         let profile = tempfile::tempdir().unwrap();
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
