@@ -132,7 +132,8 @@ pub struct Analysis {
     /// Every legal move, in generation order.
     pub moves: Vec<MoveValue>,
     /// The optimal moves: the best value, then the fastest win or the slowest loss where the
-    /// distance is known.
+    /// distance is known. The first is the one to play: among values of limited searches, the
+    /// game's favourite.
     pub best: Vec<String>,
     /// Whether some value was cut short by the time limit.
     pub cut_by_time: bool,
@@ -316,7 +317,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             Solver::Search | Solver::Database => self.searched(pos, &moves)?,
         };
         let cut_by_time = values.iter().chain([&value]).any(Value::cut_by_time);
-        let best = optimal(&values);
+        let best = self.play_first(pos, &moves, optimal(&values), &values);
         let moves: Vec<MoveValue> = moves
             .iter()
             .zip(values)
@@ -338,6 +339,25 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             board: game.board(pos),
             nodes,
         })
+    }
+
+    /// `best` (indices of `moves`, all of the best value) with the move to play first. Where the
+    /// values come from limited searches, which tell tied moves apart no further, they go in the
+    /// game's move order (its own guess at the best), not in the order of generation, which would
+    /// open Connect 4 on the edge column.
+    fn play_first(
+        &self,
+        pos: &G::Position,
+        moves: &[G::Move],
+        best: Vec<usize>,
+        values: &[Value],
+    ) -> Vec<usize> {
+        if best.iter().all(|&i| values[i].exact) {
+            return best;
+        }
+        let mut tied: Vec<G::Move> = best.iter().map(|&i| moves[i]).collect();
+        self.game.order_moves(pos, &mut tied, 0);
+        tied.iter().map(|mv| moves.iter().position(|m| m == mv).expect("one of the moves")).collect()
     }
 
     /// The move to play at `pos`, analysed as `analysis`: the first optimal move, or where no
@@ -530,6 +550,22 @@ fn optimal(values: &[Value]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::{Nim, TicTacToe};
+
+    /// Moves tied on the values of limited searches are put in the game's order: Connect 4's
+    /// empty board, where 4 plies prove nothing, is opened in the centre, not on the edge.
+    #[test]
+    fn ties_between_limited_values_go_to_the_games_order() {
+        use gamegraph::Notation;
+        let game = crate::Connect4::default();
+        let budget = Budget { time: None, depth: Some(4), ..Budget::default() };
+        let mut analyzer = Analyzer::new(&game, budget, EngineSettings::default());
+        let start = game.start();
+        let analysis = analyzer.analyze(&start).unwrap();
+        assert_eq!(analysis.best.len(), 7, "every column at ~0: {:?}", analysis.best);
+        assert_eq!(analysis.best[0], "4");
+        let mv = analyzer.best_move(&start, &analysis).unwrap();
+        assert_eq!(game.format_move(&start, mv), "4");
+    }
 
     /// Positions reached by an earlier exploration are answered from the cache, game by game.
     #[test]

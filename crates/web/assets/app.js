@@ -149,7 +149,8 @@ async function refresh() {
 
 function engineMove(analysis) {
   const valued = analysis.moves.filter((m) => m.value !== null);
-  let choice = analysis.moves.find((m) => analysis.best.includes(m.move));
+  // The first of the best moves is the one to play (the server puts the game's favourite first).
+  let choice = analysis.moves.find((m) => m.move === analysis.best[0]);
   if (!choice && valued.length) choice = valued.reduce((a, b) => (b.value > a.value ? b : a));
   if (!choice) choice = analysis.moves[0];
   playMove(choice);
