@@ -30,7 +30,7 @@ pub struct Connect4 {
     column_of_cell: [u8; 64],
     /// The cells an odd number of cells below the top of their column: in a column with an even
     /// number of empty cells, those that the player who plays there first gets when the other
-    /// answers every stone with one on top of it ([`Connect4::claimeven_bounds`]).
+    /// answers every stone with one on top of it ([`Connect4::follow_up_bounds`]).
     first_of_pairs: u64,
 }
 
@@ -445,52 +445,134 @@ impl ExactHints for Connect4 {
     }
 
     /// No immediate win for us, and our move leaves none to the opponent; narrowed by Allis'
-    /// claimeven where the columns' empty cells pair up (see `claimeven_bounds`).
+    /// follow-up where the columns' empty cells pair up (see `follow_up_bounds`).
     #[inline]
-    fn score_bounds(&self, b: &Board, _alpha: i32, _beta: i32) -> (i32, i32) {
+    fn score_bounds(&self, b: &Board, alpha: i32, beta: i32) -> (i32, i32) {
         let low = -((self.cells().saturating_sub(2 + b.moves) / 2) as i32);
         let high = ((self.cells() - 1 - b.moves) / 2) as i32;
-        self.claimeven_bounds(b.current, b.mask, low, high)
+        self.follow_up_bounds(b.current, b.mask, (low, high), (alpha, beta))
     }
 }
 
 impl Connect4 {
     /// The bounds `(low, high)` on the score of the player to move (stones `current` among
-    /// `mask`), narrowed by Allis' claimeven. When every column has an even number of empty
-    /// cells, the opponent can answer each stone with one right on top of it, and so take every
-    /// other empty cell of each column, the top ones included, whatever the player to move
-    /// does. That player then cannot win (at most 0) if his stones and the cells left to him
-    /// hold no four, and loses (at most -1) if the opponent's stones and cells hold one besides.
-    /// When exactly one column has an odd count, the player to move can play there and be the
-    /// one who answers: at least 0 if the opponent's stones and cells then hold no four, at least
-    /// 1 if his own do.
+    /// `mask`), narrowed from the plain ones by Allis' follow-up: the player who answers each
+    /// stone with one right on top of it takes every other empty cell of each column, the top
+    /// ones included, whatever the other does. That needs an even number of empty cells in each
+    /// column; columns with an odd number are paired, and a stone at the bottom of one is
+    /// answered at the bottom of the other. The answering player then gets the upper cells of
+    /// the even columns' pairs and one of each pair of bottoms, so the other cannot win if his
+    /// stones and the remaining cells hold no four, and loses if besides the answering player's
+    /// stones and upper cells hold one, or if one of those is complete before any of his
+    /// ([`Connect4::completes_first`], Allis' aftereven).
     ///
-    /// Measured on 2026-12-03 (one thread, first 100 of Test_L1_R2): 949,581 nodes a position
-    /// against 977,646, and 127 ms against 133 ms (four pairs of runs, interleaved); Test_L2_R2
-    /// 37,450 nodes against 40,091, the first 6 of Test_L1_R3 19.8 M against 20.8 M. Inside the
-    /// small solver (8 empty cells and fewer) it saved 0.5% of the nodes and cost time.
+    /// With an even number of odd columns the opponent answers: at most 0 or -1. With an odd
+    /// number the player to move starts in one of them and answers from then on: at least 0
+    /// or 1. A bound that cannot settle the null window `window` is not computed.
+    ///
+    /// Measured on 2026-12-03, when only no odd column or one were handled and without the
+    /// aftereven: 949,581 nodes a position against 977,646 on the first 100 of Test_L1_R2. The
+    /// pairs of odd columns and the aftereven took it to 854,914 on 2026-12-05 (figures in
+    /// docs/connect4-speed.md). Inside the small solver (8 empty cells and fewer) the bounds
+    /// saved 0.5% of the nodes and cost time.
     #[inline]
-    fn claimeven_bounds(&self, current: u64, mask: u64, low: i32, high: i32) -> (i32, i32) {
-        let firsts = self.first_of_pairs;
-        // The playable cells of the columns with an odd number of empty cells.
-        let odd = self.playable_cells(mask) & !firsts;
-        if odd == 0 {
-            let empty = self.board & !mask;
-            if self.has_four(current | (empty & firsts)) {
-                return (low, high);
+    fn follow_up_bounds(&self, current: u64, mask: u64, plain: (i32, i32), window: (i32, i32)) -> (i32, i32) {
+        let ((low, high), (alpha, beta)) = (plain, window);
+        let null = beta <= alpha.saturating_add(1);
+        // The lowest empty cells of the columns with an odd number of them.
+        let odd = self.playable_cells(mask) & !self.first_of_pairs;
+        if odd.count_ones().is_multiple_of(2) {
+            if null && alpha < -1 {
+                return plain;
             }
-            let lost = self.has_four((current ^ mask) | (empty & !firsts));
-            return (low, high.min(-i32::from(lost)));
-        }
-        if odd & (odd - 1) == 0 {
-            let empty = self.board & !(mask | odd);
-            if self.has_four((current ^ mask) | (empty & firsts)) {
-                return (low, high);
+            let bound = self.high_when_opponent_answers(current, mask, odd, null && alpha >= 0);
+            (low, bound.map_or(high, |h| high.min(h)))
+        } else {
+            if null && beta > 1 {
+                return plain;
             }
-            let won = self.has_four(current | odd | (empty & !firsts));
-            return (low.max(i32::from(won)), high);
+            let bound = self.low_when_we_answer(current, mask, odd, null && beta <= 0);
+            (bound.map_or(low, |l| low.max(l)), high)
         }
-        (low, high)
+    }
+
+    /// [`Connect4::follow_up_bounds`] when the opponent answers, pairing the columns whose lowest
+    /// empty cells are `odd`: 0 or -1 if he holds the player to move to that (0 is enough if
+    /// `zero_settles`).
+    #[inline]
+    fn high_when_opponent_answers(
+        &self,
+        current: u64,
+        mask: u64,
+        odd: u64,
+        zero_settles: bool,
+    ) -> Option<i32> {
+        let empty = self.board & !mask;
+        let ours = current | (empty & (self.first_of_pairs | odd));
+        let theirs = (current ^ mask) | (empty & !(self.first_of_pairs | odd));
+        if !self.has_four(ours) {
+            return Some(if zero_settles { 0 } else { -i32::from(self.has_four(theirs)) });
+        }
+        self.completes_first(theirs, ours, empty).then_some(-1)
+    }
+
+    /// [`Connect4::follow_up_bounds`] when the player to move starts at the bottom of one of the
+    /// columns whose lowest empty cells are `odd` and answers from then on: 0 or 1 if that holds
+    /// the opponent to it (0 is enough if `zero_settles`).
+    #[inline]
+    fn low_when_we_answer(&self, current: u64, mask: u64, odd: u64, zero_settles: bool) -> Option<i32> {
+        let mut low = None;
+        let mut starts = odd;
+        while starts != 0 {
+            let start = starts & starts.wrapping_neg();
+            starts ^= start;
+            let (rest, empty) = (odd ^ start, self.board & !(mask | start));
+            let theirs = (current ^ mask) | (empty & (self.first_of_pairs | rest));
+            let ours = current | start | (empty & !(self.first_of_pairs | rest));
+            if !self.has_four(theirs) {
+                if zero_settles {
+                    return Some(0);
+                }
+                if self.has_four(ours) {
+                    return Some(1);
+                }
+                low = Some(0);
+            } else if self.completes_first(ours, theirs, empty) {
+                return Some(1);
+            }
+        }
+        low
+    }
+
+    /// Whether the answering player's stones and cells `answers` hold a four that is complete
+    /// before any four of the other player's `others` can be (Allis' aftereven): every four of
+    /// `others` needs, in each column of that four's `empty` cells, a cell above it, so it is
+    /// filled after it. Measured (first 10 of Test_L1_R3, one thread): called at 28% of the
+    /// nodes, true at 1% of the calls, and those cut 9% of the nodes.
+    fn completes_first(&self, answers: u64, others: u64, empty: u64) -> bool {
+        let h = self.height;
+        [1, h + 1, h, h + 2].into_iter().any(|s| {
+            let pairs = answers & (answers >> s);
+            let mut starts = pairs & (pairs >> (2 * s));
+            while starts != 0 {
+                let start = starts & starts.wrapping_neg();
+                starts ^= start;
+                let mut cells = (start | start << s | start << (2 * s) | start << (3 * s)) & empty;
+                let mut refutes = true;
+                while refutes && cells != 0 {
+                    let cell = cells & cells.wrapping_neg();
+                    cells ^= cell;
+                    let column =
+                        self.columns[usize::from(self.column_of_cell[cell.trailing_zeros() as usize])];
+                    let above = column & !(cell | (cell - 1));
+                    refutes = !self.has_four(others & !above);
+                }
+                if refutes {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     /// Sorts `moves` so that those creating the most threats come first, ties from the centre
@@ -872,27 +954,46 @@ mod tests {
         v
     }
 
-    /// The claimeven bounds hold the exact value of positions from random play, on boards of
-    /// even and odd heights, and each of the four bounds (cannot win, loses, cannot lose, wins)
-    /// is met, and narrows the plain bounds, many times.
+    /// The follow-up bounds hold the exact value of positions from random play, on boards of
+    /// even and odd heights, for the whole window and for null windows around 0; each of the four
+    /// bounds (cannot win, loses, cannot lose, wins) is met many times, as are the bounds that
+    /// need two or more odd columns and those that need the aftereven.
     #[test]
-    fn claimeven_bounds_hold_the_value() {
+    fn follow_up_bounds_hold_the_value() {
         let mut rng = SplitMix64(11);
-        let mut narrowed = [0usize; 4]; // high 0, high -1, low 0, low 1
+        let mut narrowed = [0usize; 6]; // high 0, high -1, low 0, low 1, two odd columns or more, aftereven
         for (width, height, empties) in [(4, 4, 14), (5, 4, 12), (4, 5, 13), (6, 3, 12), (7, 6, 10)] {
             let game = Connect4::new(width, height).expect("a board that fits");
             let mut memo = std::collections::HashMap::new();
             for _ in 0..150 {
                 for b in random_line(&game, &mut rng).iter().filter(|b| game.cells() - b.moves <= empties) {
                     let value = memo_minimax(&game, b, &mut memo);
-                    let (low, high) = game.claimeven_bounds(b.current, b.mask, -100, 100);
                     let p = game.format_position(b);
-                    assert!(
-                        low <= value && value <= high,
-                        "{width}x{height} {p}: {value} not in [{low}, {high}]"
-                    );
-                    for (i, hit) in [high == 0, high == -1, low == 0, low == 1].into_iter().enumerate() {
-                        narrowed[i] += usize::from(hit);
+                    for window in [
+                        (-i32::MAX, i32::MAX),
+                        (-100, 100),
+                        (-3, -2),
+                        (-2, -1),
+                        (-1, 0),
+                        (0, 1),
+                        (1, 2),
+                        (2, 3),
+                    ] {
+                        let (low, high) = game.follow_up_bounds(b.current, b.mask, (-100, 100), window);
+                        assert!(
+                            low <= value && value <= high,
+                            "{width}x{height} {p} in {window:?}: {value} not in [{low}, {high}]"
+                        );
+                    }
+                    let (low, high) = game.follow_up_bounds(b.current, b.mask, (-100, 100), (-100, 100));
+                    let odd = game.playable_cells(b.mask) & !game.first_of_pairs;
+                    let empty = game.board & !b.mask;
+                    let ours = b.current | (empty & (game.first_of_pairs | odd));
+                    let aftereven = odd.count_ones().is_multiple_of(2) && high == -1 && game.has_four(ours);
+                    let two_odd = odd.count_ones() >= 2 && (high <= 0 || low >= 0);
+                    let hits = [high == 0, high == -1, low == 0, low == 1, two_odd, aftereven];
+                    for (count, hit) in narrowed.iter_mut().zip(hits) {
+                        *count += usize::from(hit);
                     }
                 }
             }
