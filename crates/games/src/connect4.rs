@@ -41,9 +41,13 @@ const MAX_WIDTH: usize = 32;
 /// ([`Connect4::solve_small`]), without the engine's table. Measured with callgrind on the first
 /// 30 positions of Test_L2_R2 (one thread), against 1.578 G instructions with the engine down to
 /// the end: 1.452 G from 6 empties, 1.390 G from 8, 1.472 G from 10, although 8 visits 32% more
-/// nodes. Wall time, runs interleaved: Test_L2_R2 (first 200) 5.6 ms a position against 6.5 ms
-/// (medians of six), Test_L1_R2 (first 20) 97.5 ms against 105 ms, Test_L1_R3 (first 4) the same.
-const SMALL_EMPTIES: u32 = 8;
+/// nodes. That was 8 until 2026-12-05, when the follow-up bounds had made the engine's nodes
+/// fewer and a machine with a larger cache made table probes cheaper: then, on one thread with a
+/// 64 MiB table, from 11 empties took Test_L1_R2 (first 100) from 76-85 ms to 72-75 ms, the first
+/// 10 of Test_L1_R3 from 1.15-1.17 s to 1.05-1.08 s and Test_L2_R2 (first 500) from 2.54-2.56 ms
+/// to 2.15 ms, for 27%, 39% and 58% more (cheaper) nodes; 10 and 12 did less well on two of the
+/// three (figures in docs/connect4-speed.md).
+const SMALL_EMPTIES: u32 = 11;
 
 /// A position: the stones of the player to move, all stones, and how many there are; plus the
 /// same two bitboards mirrored left to right, kept up to date move by move so that the
@@ -484,7 +488,7 @@ impl Connect4 {
     /// Measured on 2026-12-03, when only no odd column or one were handled and without the
     /// aftereven: 949,581 nodes a position against 977,646 on the first 100 of Test_L1_R2. The
     /// pairs of odd columns and the aftereven took it to 854,914 on 2026-12-05 (figures in
-    /// docs/connect4-speed.md). Inside the small solver (8 empty cells and fewer) the bounds
+    /// docs/connect4-speed.md). Inside the small solver (then 8 empty cells and fewer) the bounds
     /// saved 0.5% of the nodes and cost time.
     #[inline]
     fn follow_up_bounds(&self, current: u64, mask: u64, plain: (i32, i32), window: (i32, i32)) -> (i32, i32) {
