@@ -119,7 +119,7 @@ pub struct EngineArgs {
     pub threads: Option<u16>,
     /// Transposition table size in MiB (at most three quarters of the memory). A bigger table
     /// searches fewer nodes, but each costs more once its probes miss the processor's cache.
-    #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = EngineSettings::default().tt_mib as u32, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
     pub hash: u32,
     /// Turn on optional engine techniques, off by default because they did not pay on the games
     /// measured (comma-separated: killers, history, mtdf for MTD(f) instead of aspiration windows

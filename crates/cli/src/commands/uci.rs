@@ -72,7 +72,7 @@ pub fn run(_: &UciArgs) -> Result<()> {
         }
         let _ = reader.send(Event::Closed);
     });
-    let mut options = Options { hash_mib: 64, threads: 1, tables: None };
+    let mut options = Options { hash_mib: EngineSettings::default().tt_mib, threads: 1, tables: None };
     let mut position = Position { board: Board::default(), history: Vec::new() };
     let mut pending = VecDeque::new();
     loop {
@@ -128,7 +128,10 @@ impl Session<'_> {
                 Some("uci") => {
                     say(&format!("id name gamegraph {}", env!("CARGO_PKG_VERSION")));
                     say("id author the gamegraph developers");
-                    say(&format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MIB}"));
+                    say(&format!(
+                        "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+                        EngineSettings::default().tt_mib
+                    ));
                     say(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
                     say("option name TablebasePath type string default <empty>");
                     say("uciok");
