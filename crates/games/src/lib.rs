@@ -22,6 +22,7 @@ pub mod othello;
 pub mod oware;
 pub mod records;
 pub mod registry;
+mod solver_table;
 pub mod tictactoe;
 
 use gamegraph::{ExactHints, Notation, PositionKey};

@@ -9,7 +9,8 @@
 mod table;
 
 use super::bitboard::{flips, last_flip_count, legal_moves, neighbours, squares, stable_discs};
-use table::{Entry, Table, NO_MOVE};
+use crate::solver_table::Entry;
+use table::{Discs, Table, NO_MOVE};
 
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
 /// Measured on 2026-12-04 with the solver's own table (from `HASHED_FROM` empties), two
@@ -239,9 +240,10 @@ impl Small<'_> {
         if let Some(high) = stability_cutoff(p, o, alpha) {
             return high;
         }
+        let discs = Discs { player: p, opponent: o };
         let (mut lower, mut upper, mut first) = (-64, 64, NO_MOVE);
-        if let Some(e) = self.table.probe(p, o) {
-            (lower, upper, first) = (i32::from(e.lower), i32::from(e.upper), e.best);
+        if let Some(e) = self.table.probe(discs) {
+            ((lower, upper), first) = (e.bounds(), e.best);
             if lower >= beta || lower == upper {
                 return lower;
             }
@@ -258,15 +260,7 @@ impl Small<'_> {
             return self.no_move(p, o, alpha, beta, empties, parity);
         }
         let (best, best_move) = self.search_sorted(p, o, alpha, beta, empties, parity, &mut moves[..n]);
-        // Fail-soft: beyond the window, the value bounds the score on that side.
-        if best >= beta {
-            lower = best;
-        } else if best <= alpha {
-            upper = best;
-        } else {
-            (lower, upper) = (best, best);
-        }
-        self.table.store(Entry::new(p, o, lower, upper, best_move as u8));
+        self.table.store(Entry::after_search(discs, best, (alpha, beta), (lower, upper), best_move as u8));
         best
     }
 
