@@ -252,6 +252,12 @@ pub trait ExactHints: Evaluate {
         None
     }
 
+    /// Forgets what the game's own solvers remember between calls of
+    /// [`ExactHints::solve_directly`] (their tables), as [`crate::engine::Engine::clear`] forgets the
+    /// engine's: after both, a search costs what it costs from nothing, whatever came before.
+    /// Nothing to forget by default.
+    fn forget(&self) {}
+
     /// A guess of the exact score of `pos`, on the scale of [`Evaluate::final_score`]: an exact
     /// solve probes it first and then steps away from it, instead of bisecting the whole score
     /// range. `None` (the default) to bisect. The closer the guess, the fewer probes (each a

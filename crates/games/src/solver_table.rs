@@ -6,11 +6,13 @@
 //! would otherwise store: in a table of their own, small enough to stay in the core's cache and
 //! shared with no other thread, a probe costs a fraction of an engine node. Each entry holds the
 //! whole position, so a hit is never a collision; its bounds are proven facts about the position,
-//! true whatever window found them, so the table is never cleared, except when a thread moves
-//! on to another variant of the game (a [`SolverTable::with_local`] tag), whose positions could
-//! share keys with different scores.
+//! true whatever window found them. So the table needs emptying only when a thread moves on to
+//! another variant of the game (a [`SolverTable::with_local`] tag), whose positions could share
+//! keys with different scores; and it forgets, on every thread at once, when the engine is told
+//! to ([`Forgetting`]), so that measurements start from nothing.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::thread::LocalKey;
 
 /// A position's identity in a [`SolverTable`]: the whole position, and a well-mixed hash of it.
@@ -31,6 +33,8 @@ pub(crate) struct Entry<K> {
     pub lower: i8,
     pub upper: i8,
     pub best: u8,
+    /// The table's generation when the entry was stored; entries of others are forgotten.
+    generation: u8,
 }
 
 impl<K> Entry<K> {
@@ -45,7 +49,13 @@ impl<K> Entry<K> {
         } else {
             (value, value)
         };
-        Entry { key, lower: lower as i8, upper: upper as i8, best }
+        Entry::new(key, lower, upper, best)
+    }
+
+    /// The entry saying that the score of `key` lies in `lower..=upper` and `best` is its best
+    /// move. Scores fit in an `i8`.
+    pub fn new(key: K, lower: i32, upper: i32, best: u8) -> Self {
+        Entry { key, lower: lower as i8, upper: upper as i8, best, generation: 0 }
     }
 
     /// The bounds as scores.
@@ -54,19 +64,50 @@ impl<K> Entry<K> {
     }
 }
 
+/// How many times one solver's tables were told to forget, on every thread: each table compares
+/// it with its own count when the solver next takes it ([`SolverTable::with_local`]).
+pub(crate) struct Forgetting(AtomicU32);
+
+impl Forgetting {
+    /// Nothing forgotten yet.
+    pub const fn new() -> Self {
+        Forgetting(AtomicU32::new(0))
+    }
+
+    /// Makes every thread's table forget what it holds, at its next use.
+    pub fn forget(&self) {
+        self.0.fetch_add(1, Relaxed);
+    }
+
+    /// The generation of the entries that are remembered. It wraps after 256: entries forgotten
+    /// 256 times ago come back, which is harmless, as they are true.
+    fn generation(&self) -> u8 {
+        self.0.load(Relaxed) as u8
+    }
+}
+
 /// A table of `2^BITS` entries, each position in one slot chosen by its hash; a new entry
 /// replaces the old one there.
 pub(crate) struct SolverTable<K, const BITS: u32> {
     entries: Box<[Entry<K>]>,
-    /// The variant of the game whose positions the entries are.
-    tag: u64,
+    /// The variant of the game whose positions the entries are; none before the table is
+    /// allocated.
+    tag: Option<u64>,
+    /// The generation of the entries that count.
+    generation: u8,
 }
 
 impl<K: SolverKey, const BITS: u32> SolverTable<K, BITS> {
     /// An empty table.
     pub fn new() -> Self {
-        let empty = Entry { key: K::EMPTY, lower: i8::MIN, upper: i8::MAX, best: u8::MAX };
-        SolverTable { entries: vec![empty; 1 << BITS].into_boxed_slice(), tag: 0 }
+        let empty = Entry::new(K::EMPTY, i8::MIN.into(), i8::MAX.into(), u8::MAX);
+        SolverTable { entries: vec![empty; 1 << BITS].into_boxed_slice(), tag: None, generation: 0 }
+    }
+
+    /// A table without room yet, for a thread that may never solve: [`SolverTable::with_local`]
+    /// makes room the first time.
+    pub fn unallocated() -> Self {
+        SolverTable { entries: Box::default(), tag: None, generation: 0 }
     }
 
     /// The slot of `key`.
@@ -79,28 +120,30 @@ impl<K: SolverKey, const BITS: u32> SolverTable<K, BITS> {
     #[inline]
     pub fn probe(&self, key: K) -> Option<Entry<K>> {
         let e = self.entries[Self::slot(key)];
-        (e.key == key).then_some(e)
+        (e.key == key && e.generation == self.generation).then_some(e)
     }
 
     /// Keeps `entry` in its position's slot.
     #[inline]
     pub fn store(&mut self, entry: Entry<K>) {
-        self.entries[Self::slot(entry.key)] = entry;
+        self.entries[Self::slot(entry.key)] = Entry { generation: self.generation, ..entry };
     }
 
     /// Runs `f` with this thread's table `local`, emptied first if it held the positions of
-    /// another variant than `tag`.
+    /// another variant than `tag`, and forgetting what it held if `forgetting` says so.
     pub fn with_local<R>(
         local: &'static LocalKey<RefCell<Self>>,
+        forgetting: &Forgetting,
         tag: u64,
         f: impl FnOnce(&mut Self) -> R,
     ) -> R {
         local.with(|table| match table.try_borrow_mut() {
             Ok(mut table) => {
-                if table.tag != tag {
+                if table.tag != Some(tag) {
                     *table = Self::new();
-                    table.tag = tag;
+                    table.tag = Some(tag);
                 }
+                table.generation = forgetting.generation();
                 f(&mut table)
             }
             // Never reached: the solvers do not call themselves through here. Were it, a fresh
@@ -128,7 +171,7 @@ mod tests {
         let mut table = Table::new();
         let key = (0x0000_0010_0800_0000, 0x0000_0008_1000_0000);
         assert_eq!(table.probe(key), None);
-        let entry = Entry { key, lower: -4, upper: 10, best: 19 };
+        let entry = Entry::new(key, -4, 10, 19);
         table.store(entry);
         assert_eq!(table.probe(key), Some(entry));
         assert_eq!(table.probe((key.1, key.0)), None);
@@ -137,7 +180,7 @@ mod tests {
             .map(|k| (key.0, key.1 ^ (k << 40)))
             .find(|&k| Table::slot(k) == Table::slot(key))
             .expect("some position shares the slot");
-        table.store(Entry { key: other, lower: 0, upper: 0, best: 3 });
+        table.store(Entry::new(other, 0, 0, 3));
         assert_eq!(table.probe(key), None);
         assert_eq!(table.probe(other).map(|e| e.bounds()), Some((0, 0)));
         // The empty slots' bounds say nothing.
@@ -157,20 +200,55 @@ mod tests {
     }
 
     thread_local! {
-        static LOCAL: RefCell<Table> = RefCell::new(Table::new());
+        static LOCAL: RefCell<Table> = RefCell::new(Table::unallocated());
     }
 
     #[test]
     fn another_variant_finds_the_table_empty() {
+        let forgetting = Forgetting::new();
+        let local =
+            |tag, f: &dyn Fn(&mut Table) -> Option<Entry<_>>| Table::with_local(&LOCAL, &forgetting, tag, f);
         let key = (5, 6);
-        let entry = Entry { key, lower: 1, upper: 1, best: 0 };
-        Table::with_local(&LOCAL, 1, |t| t.store(entry));
-        assert_eq!(Table::with_local(&LOCAL, 1, |t| t.probe(key)), Some(entry));
-        assert_eq!(Table::with_local(&LOCAL, 2, |t| t.probe(key)), None);
-        // Nested use finds a fresh table rather than failing.
-        Table::with_local(&LOCAL, 2, |t| {
+        let entry = Entry::new(key, 1, 1, 0);
+        local(1, &|t| {
             t.store(entry);
-            assert_eq!(Table::with_local(&LOCAL, 2, |inner| inner.probe(key)), None);
+            None
         });
+        assert_eq!(local(1, &|t| t.probe(key)), Some(entry));
+        assert_eq!(local(2, &|t| t.probe(key)), None);
+        // Nested use finds a fresh table rather than failing.
+        let nested = local(2, &|t| {
+            t.store(entry);
+            local(2, &|inner| inner.probe(key))
+        });
+        assert_eq!(nested, None);
+    }
+
+    #[test]
+    fn a_table_forgets_when_told_and_remembers_otherwise() {
+        thread_local! {
+            static OWN: RefCell<Table> = RefCell::new(Table::unallocated());
+        }
+        let forgetting = Forgetting::new();
+        let local = |f: &dyn Fn(&mut Table) -> Option<Entry<_>>| Table::with_local(&OWN, &forgetting, 7, f);
+        let (key, other) = ((5, 6), (8, 9));
+        local(&|t| {
+            t.store(Entry::new(key, -3, 2, 1));
+            None
+        });
+        assert_eq!(local(&|t| t.probe(key)).map(|e| e.bounds()), Some((-3, 2)));
+        forgetting.forget();
+        assert_eq!(local(&|t| t.probe(key)), None);
+        local(&|t| {
+            t.store(Entry::new(other, 0, 0, 2));
+            None
+        });
+        assert_eq!(local(&|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
+        // 256 more bring `other`'s generation round again: its entry, still true, counts again.
+        for _ in 0..256 {
+            forgetting.forget();
+        }
+        assert_eq!(local(&|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
+        assert_eq!(local(&|t| t.probe(key)), None);
     }
 }

@@ -147,9 +147,11 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         &self.settings
     }
 
-    /// Forgets everything learnt (between unrelated positions, for fair measurements).
+    /// Forgets everything learnt, in the engine's table and the game's own
+    /// ([`ExactHints::forget`]): between unrelated positions, for fair and repeatable measurements.
     pub fn clear(&self) {
         self.tt.clear();
+        self.game.forget();
     }
 
     /// The exact value of `pos` with perfect play to the end of the game, by null-window searches

@@ -97,6 +97,12 @@ pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i3
     table::with_table(|table| Small { nodes, table }.solve(p, o, alpha, beta, empty.count_ones(), parity))
 }
 
+/// Makes [`solve_small`] forget what its tables hold, on every thread: the next solves cost what
+/// they cost from nothing.
+pub fn forget_solved() {
+    table::forget();
+}
+
 /// The small solver's state: the count of positions visited, and the thread's table. Each
 /// position also carries its number of empties and its parity word down the recursion, updated
 /// by each move instead of counted again.

@@ -16,7 +16,7 @@ pub mod patterns;
 
 use bitboard::squares;
 pub use bitboard::{flips, legal_moves, perft, stable_discs};
-pub use endgame::{solve_small, SMALL};
+pub use endgame::{forget_solved, solve_small, SMALL};
 
 /// From this many empties on, stable discs bound the score. Measured on FFO #48: 2.53 G nodes
 /// against 2.59 G without; from 8 empties on, the count cost more time than it saved on #40-#44.
@@ -264,6 +264,10 @@ impl ExactHints for Othello {
 
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
         Some(solve_small(b.player, b.opponent, alpha, beta, nodes))
+    }
+
+    fn forget(&self) {
+        forget_solved();
     }
 
     /// The value of a search of `(empties - ESTIMATE_FROM) / 2` plies (at most `ESTIMATE_DEPTH`)
