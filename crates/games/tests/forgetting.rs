@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use gamegraph::engine::{Engine, EngineSettings, Limits};
 use gamegraph::game::{ExactHints, PositionKey};
 use gamegraph::Notation;
-use gamegraph_games::Othello;
+use gamegraph_games::{Connect4, Othello};
 
 /// The nodes of three solves of `position` on one thread: after a clear, with a fresh engine (the
 /// game's tables still hold what the first solve put there), and after a clear again.
@@ -43,6 +43,10 @@ fn assert_clear_forgets(nodes: [u64; 3], what: &str) {
 
 #[test]
 fn clearing_the_engine_clears_the_games_own_tables() {
+    // Test_L2_R2, line 1: 27 empty cells, searched by the engine down to the small solver's 18.
+    let connect4 = nodes_of_three_solves(&Connect4::default(), "274552224131661");
+    assert_clear_forgets(connect4, "Connect 4");
+
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/othello/fforum-1-19.obf");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let first = text.lines().next().expect("FFO #1");

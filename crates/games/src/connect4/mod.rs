@@ -9,7 +9,10 @@
 //!
 //! Notation: the columns played, 1-based (`4453`); moves are a column number.
 
+mod solver;
+
 use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
+use solver::SMALL_EMPTIES;
 
 /// The rules on one board size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,18 +39,6 @@ pub struct Connect4 {
 
 /// The widest board: one playable row and its spare bit per column.
 const MAX_WIDTH: usize = 32;
-
-/// Positions with this many empty cells or fewer are solved by the game itself
-/// ([`Connect4::solve_small`]), without the engine's table. Measured with callgrind on the first
-/// 30 positions of Test_L2_R2 (one thread), against 1.578 G instructions with the engine down to
-/// the end: 1.452 G from 6 empties, 1.390 G from 8, 1.472 G from 10, although 8 visits 32% more
-/// nodes. That was 8 until 2026-12-05, when the follow-up bounds had made the engine's nodes
-/// fewer and a machine with a larger cache made table probes cheaper: then, on one thread with a
-/// 64 MiB table, from 11 empties took Test_L1_R2 (first 100) from 76-85 ms to 72-75 ms, the first
-/// 10 of Test_L1_R3 from 1.15-1.17 s to 1.05-1.08 s and Test_L2_R2 (first 500) from 2.54-2.56 ms
-/// to 2.15 ms, for 27%, 39% and 58% more (cheaper) nodes; 10 and 12 did less well on two of the
-/// three (figures in docs/connect4-speed.md).
-const SMALL_EMPTIES: u32 = 11;
 
 /// A position: the stones of the player to move, all stones, and how many there are; plus the
 /// same two bitboards mirrored left to right, kept up to date move by move so that the
@@ -413,14 +404,18 @@ impl ExactHints for Connect4 {
         self.cells() - b.moves <= SMALL_EMPTIES
     }
 
-    /// Any position that is not over: a win with the next stone is found at once, the rest by a
-    /// plain alpha-beta without the table.
+    /// Any position that is not over: a win with the next stone is found at once, the rest by
+    /// the game's own solver (`solver.rs`).
     #[inline]
     fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
         if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
         Some(self.solve_small(b.current, b.mask, b.moves, alpha, beta, nodes))
+    }
+
+    fn forget(&self) {
+        self.forget_small();
     }
 
     #[inline]
@@ -612,64 +607,6 @@ impl Connect4 {
     fn order_key(&self, current: u64, mask: u64, cell: u64, c: u8) -> u32 {
         let threats = self.winning_cells(current | cell, mask).count_ones();
         (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | u32::from(c)
-    }
-
-    /// The exact fail-soft score within `(alpha, beta)` of the position with the stones
-    /// `current` of the player to move among `mask` (`moves` of them), who cannot win with his
-    /// next stone: a plain alpha-beta without a table, for the last few empty cells, where
-    /// probing and storing cost more than the transpositions save. Counts in `nodes` the
-    /// positions it plays into, as the engine counted this one.
-    fn solve_small(
-        &self,
-        current: u64,
-        mask: u64,
-        moves: u32,
-        mut alpha: i32,
-        mut beta: i32,
-        nodes: &mut u64,
-    ) -> i32 {
-        let cells = self.cells();
-        let allowed = self.non_losing_cells(current, mask);
-        if allowed == 0 {
-            return -(((cells - moves) / 2) as i32);
-        }
-        if moves + 2 >= cells {
-            return 0;
-        }
-        let low = -(((cells - 2 - moves) / 2) as i32);
-        let high = ((cells - 1 - moves) / 2) as i32;
-        if low >= beta {
-            return low;
-        }
-        if high <= alpha {
-            return high;
-        }
-        alpha = alpha.max(low);
-        beta = beta.min(high);
-        let mut keyed = [0u32; MAX_WIDTH];
-        let mut n = 0;
-        let mut left = allowed;
-        while left != 0 {
-            let cell = left & left.wrapping_neg();
-            left ^= cell;
-            let k = self.order_key(current, mask, cell, self.column_of_cell[cell.trailing_zeros() as usize]);
-            insert_sorted(&mut keyed, n, k);
-            n += 1;
-        }
-        let mut best = -i32::MAX;
-        for &k in &keyed[..n] {
-            let cell = self.drop_cell(mask, k & 0xFF);
-            *nodes += 1;
-            let score = -self.solve_small(current ^ mask, mask | cell, moves + 1, -beta, -alpha, nodes);
-            if score > best {
-                best = score;
-                if score >= beta {
-                    break;
-                }
-                alpha = alpha.max(score);
-            }
-        }
-        best
     }
 }
 
@@ -901,6 +838,31 @@ mod tests {
         }
         assert!(forced > 20 && lost > 5, "too few threats among the positions: {forced}, {lost}");
         assert!(played > 0);
+    }
+
+    /// The small solver's table keeps one board size at a time: the same stones on a board one
+    /// column wider are another position, with another score, under the same key.
+    #[test]
+    fn the_small_solvers_table_keeps_board_sizes_apart() {
+        let narrow = Connect4::new(4, 4).expect("a board that fits");
+        let wide = Connect4::new(5, 4).expect("a board that fits");
+        let mut rng = SplitMix64(5);
+        let (mut memo_narrow, mut memo_wide) = (Default::default(), Default::default());
+        let mut differ = 0;
+        for _ in 0..20 {
+            for b in random_line(&narrow, &mut rng).iter().filter(|b| b.moves >= 2) {
+                let w = wide.board(b.current, b.mask, b.moves);
+                let exact =
+                    (memo_minimax(&narrow, b, &mut memo_narrow), memo_minimax(&wide, &w, &mut memo_wide));
+                differ += usize::from(exact.0 != exact.1);
+                for (game, b, exact) in [(&narrow, b, exact.0), (&wide, &w, exact.1), (&narrow, b, exact.0)] {
+                    assert!(game.solves_directly(b));
+                    let solved = game.solve_directly(b, -30, 30, &mut 0).expect("solved");
+                    assert_eq!(solved, exact, "{} on {}x4", game.format_position(b), game.width);
+                }
+            }
+        }
+        assert!(differ > 20, "only {differ} positions worth differently on the two boards");
     }
 
     #[test]

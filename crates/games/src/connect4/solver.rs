@@ -1,0 +1,174 @@
+//! Connect 4's own exact solver for the last [`SMALL_EMPTIES`] empty cells, which the engine
+//! hands such positions to: fail-soft alpha-beta over the non-losing moves, ordered by the
+//! threats they make (the engine's order), with a small table of its own (one per thread, see
+//! [`crate::solver_table`]) from [`HASHED_FROM`] empty cells on, whose best move is tried first.
+//! Below that, positions are searched without a table, where a probe would cost more than the
+//! subtree.
+//!
+//! It is the engine's search without what a generic engine must carry (move lists, the shared
+//! table's buckets and its prefetches, the transposition cutoffs over the children, the parallel
+//! split): a node here costs about a third of an engine node, and the nodes it adds, for want of
+//! those, cost less than the engine's it replaces (figures in docs/connect4-speed.md).
+
+use super::{insert_sorted, Connect4, MAX_WIDTH};
+use crate::solver_table::{Entry, Forgetting, SolverKey, SolverTable};
+use std::cell::RefCell;
+
+/// Positions with this many empty cells or fewer are solved here instead of by the engine.
+///
+/// Measured on 2026-12-05 (evening), one thread, 64 MiB engine table, with the table from 9
+/// empty cells: Test_L1_R2 (first 100) 64 ms from 16, 63 ms from 17, 62 ms from 18, 61 ms from
+/// 19, 63 ms from 20, 66 ms from 22, against 87-91 ms for the solver from 11 without a table.
+/// Without the table it had measured best from 11 (docs/connect4-speed.md). Each call solves a
+/// whole subproblem without looking at the engine's clock, so a search given a time limit can
+/// overrun it by one such solve (milliseconds at this size).
+pub(super) const SMALL_EMPTIES: u32 = 18;
+
+/// From this many empty cells on, positions are kept in the solver's table. Measured with the
+/// solver from 18 empty cells (Test_L1_R2, first 100, one thread): from 8 63 ms (1.17 M nodes),
+/// from 9 62 ms (1.23 M), from 10 62 ms (1.33 M), from 12 73 ms (1.71 M), from 14 94 ms (2.42 M).
+const HASHED_FROM: u32 = 9;
+
+/// A position in the solver's table: `current + mask`, which identifies it exactly on one board
+/// size (Pons' key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key(u64);
+
+impl SolverKey for Key {
+    /// The empty board's key.
+    const EMPTY: Self = Key(0);
+
+    #[inline]
+    fn hash(self) -> u64 {
+        self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+/// 2^16 entries of 16 bytes: 1 MiB, within a core's second-level cache. Measured (Test_L1_R2,
+/// first 100, one thread, from 18 and 12 empty cells): 2^14 entries 78 ms, 2^16 73 ms, 2^18 82
+/// ms; from 9 empty cells, 2^17 entries took the same time as 2^16.
+type Table = SolverTable<Key, 16>;
+
+/// The `best` of an entry without a best move: no column has this number.
+const NO_MOVE: u8 = u8::MAX;
+
+thread_local! {
+    /// This thread's table, allocated the first time the thread solves a position.
+    static TABLE: RefCell<Table> = RefCell::new(Table::unallocated());
+}
+
+/// Tells every thread's table when to forget.
+static FORGETTING: Forgetting = Forgetting::new();
+
+impl Connect4 {
+    /// The exact fail-soft score within `(alpha, beta)` of the position with the stones
+    /// `current` of the player to move among `mask` (`moves` of them), who cannot win with his
+    /// next stone. Counts in `nodes` the positions it plays into, as the engine counted this one.
+    pub(super) fn solve_small(
+        &self,
+        current: u64,
+        mask: u64,
+        moves: u32,
+        alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> i32 {
+        // Boards of other sizes give other scores to the same keys.
+        let size = u64::from(self.width) << 32 | u64::from(self.height);
+        Table::with_local(&TABLE, &FORGETTING, size, |table| {
+            Small { game: self, table, nodes }.solve(current, mask, moves, alpha, beta)
+        })
+    }
+
+    /// Makes every thread's table of the small solver forget what it holds.
+    pub(super) fn forget_small(&self) {
+        FORGETTING.forget();
+    }
+}
+
+/// The solver's state: the rules, this thread's table and the count of positions visited.
+struct Small<'a> {
+    game: &'a Connect4,
+    table: &'a mut Table,
+    nodes: &'a mut u64,
+}
+
+impl Small<'_> {
+    /// [`Connect4::solve_small`] of the position `current` among `mask` (`moves` stones).
+    fn solve(&mut self, current: u64, mask: u64, moves: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        let game = self.game;
+        let cells = game.cells();
+        let allowed = game.non_losing_cells(current, mask);
+        if allowed == 0 {
+            return -(((cells - moves) / 2) as i32);
+        }
+        if moves + 2 >= cells {
+            return 0;
+        }
+        // No win with our next stone; our move leaves none to the opponent.
+        let mut known = (-(((cells - 2 - moves) / 2) as i32), ((cells - 1 - moves) / 2) as i32);
+        let stored = cells - moves >= HASHED_FROM;
+        let key = Key(current + mask);
+        let mut first = NO_MOVE;
+        if stored {
+            if let Some(e) = self.table.probe(key) {
+                let (lower, upper) = e.bounds();
+                known = (known.0.max(lower), known.1.min(upper));
+                first = e.best;
+            }
+        }
+        let (low, high) = known;
+        if low >= beta || low >= high {
+            return low;
+        }
+        if high <= alpha {
+            return high;
+        }
+        alpha = alpha.max(low);
+        beta = beta.min(high);
+        let (keyed, n) = self.ordered_moves(current, mask, allowed, first);
+        let (mut best, mut best_move) = (-i32::MAX, NO_MOVE);
+        let mut a = alpha;
+        for &k in &keyed[..n] {
+            let column = k as u8;
+            let cell = game.drop_cell(mask, u32::from(column));
+            *self.nodes += 1;
+            let score = -self.solve(current ^ mask, mask | cell, moves + 1, -beta, -a);
+            if score > best {
+                (best, best_move) = (score, column);
+                if score >= beta {
+                    break;
+                }
+                a = a.max(score);
+            }
+        }
+        if stored {
+            let best_move = if best > alpha { best_move } else { NO_MOVE };
+            self.table.store(Entry::after_search(key, best, (alpha, beta), known, best_move));
+        }
+        best
+    }
+
+    /// The moves to the cells `allowed`, as sort keys in the order to search them (the column in
+    /// the low byte): `first` first, then those making the most threats, ties from the centre.
+    #[inline]
+    fn ordered_moves(&self, current: u64, mask: u64, allowed: u64, first: u8) -> ([u32; MAX_WIDTH], usize) {
+        let mut keyed = [0u32; MAX_WIDTH];
+        let mut n = 0;
+        let mut left = allowed;
+        while left != 0 {
+            let cell = left & left.wrapping_neg();
+            left ^= cell;
+            let column = self.game.column_of_cell[cell.trailing_zeros() as usize];
+            // Every threat key is above the plain column number.
+            let k = if column == first {
+                u32::from(column)
+            } else {
+                self.game.order_key(current, mask, cell, column)
+            };
+            insert_sorted(&mut keyed, n, k);
+            n += 1;
+        }
+        (keyed, n)
+    }
+}
