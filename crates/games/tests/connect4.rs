@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
+use gamegraph::game::{Evaluate, ExactHints};
 use gamegraph::{ExploredGame, Game, Model, Notation};
 use gamegraph_games::connect4::Board;
 use gamegraph_games::Connect4;
@@ -30,6 +31,18 @@ fn check_set(name: &str, take: usize, threads: usize) {
         let r = engine.solve(&pos, Limits::default());
         assert!(r.is_exact());
         assert_eq!(r.value, expected, "{name}: {moves}");
+        // Through the positions the game solves itself, the principal variation goes on to the
+        // end of the game (above them, it ends where the table lost the line), and at the end the
+        // score is the value.
+        let end = r.pv.iter().fold(pos, |b, &mv| game.play(&b, mv));
+        let mut left = Vec::new();
+        game.moves(&end, &mut left);
+        let solved_directly = game.solves_directly(&pos);
+        assert!(left.is_empty() || !solved_directly, "{name}: {moves}: the variation {:?} stops early", r.pv);
+        let sign = 1 - 2 * (r.pv.len() % 2) as i32;
+        if left.is_empty() {
+            assert_eq!(sign * game.final_score(&end), expected, "{name}: {moves}: the variation {:?}", r.pv);
+        }
         // The best move really achieves the score.
         let best = r.best.expect("a best move");
         let child = game.play(&pos, best);

@@ -391,27 +391,35 @@ pub(super) fn principal_variation<G: ExactHints + PositionKey>(
 }
 
 /// The best move of `pos` where the game solves it itself (see [`ExactHints::solves_directly`]):
-/// the one to the child worth least to its own player, by the game's solver. `None` elsewhere,
-/// where the game is over, or where the game declines to solve a child.
+/// the first, in the game's move order, to a child worth least to its own player, by the game's
+/// solver. `None` elsewhere, where the game is over, or where the game declines to solve.
+///
+/// It solves `pos` once, then asks of each child in turn only whether it is worth that value
+/// (a null window), which costs a fraction of solving every child with the whole window.
 fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position) -> Option<G::Move> {
     if G::CYCLES || !game.solves_directly(pos) {
         return None;
     }
     let mut moves = Vec::new();
     game.moves(pos, &mut moves);
-    let mut best: Option<(Score, G::Move)> = None;
+    if moves.is_empty() {
+        return None;
+    }
+    let value = game.solve_directly(pos, -MAX_SCORE, MAX_SCORE, &mut 0)?;
+    let mut replies = Vec::new();
     for mv in moves {
         let child = game.play(pos, mv);
-        let mut replies = Vec::new();
+        replies.clear();
         game.moves(&child, &mut replies);
-        let value = if replies.is_empty() {
+        // No child is worth less than `-value` to its player: within the window, `-value` or more.
+        let worth = if replies.is_empty() {
             game.final_score(&child)
         } else {
-            game.solve_directly(&child, -MAX_SCORE, MAX_SCORE, &mut 0)?
+            game.solve_directly(&child, -value - 1, -value + 1, &mut 0)?
         };
-        if best.map_or(true, |(v, _)| -value > v) {
-            best = Some((-value, mv));
+        if worth == -value {
+            return Some(mv);
         }
     }
-    best.map(|(_, mv)| mv)
+    None
 }
