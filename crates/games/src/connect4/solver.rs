@@ -3,7 +3,8 @@
 //! threats they make (the engine's order), with a small table of its own (one per thread, see
 //! [`crate::solver_table`]) from [`HASHED_FROM`] empty cells on, whose best move is tried first.
 //! Below that, positions are searched without a table, where a probe would cost more than the
-//! subtree.
+//! subtree; so are the positions with a single move (a threat to block), which pass their window
+//! straight to their child, as in the engine.
 //!
 //! It is the engine's search without what a generic engine must carry (move lists, the shared
 //! table's buckets and its prefetches, the transposition cutoffs over the children, the parallel
@@ -107,6 +108,15 @@ impl Small<'_> {
         }
         // No win with our next stone; our move leaves none to the opponent.
         let mut known = (-(((cells - 2 - moves) / 2) as i32), ((cells - 1 - moves) / 2) as i32);
+        if allowed & (allowed - 1) == 0 {
+            // A single move (a threat to block): nothing to order, nothing worth a table entry.
+            *self.nodes += 1;
+            let (alpha, beta) = (alpha.max(known.0), beta.min(known.1));
+            if alpha >= beta {
+                return if known.0 >= beta { known.0 } else { known.1 };
+            }
+            return -self.solve(current ^ mask, mask | allowed, moves + 1, -beta, -alpha);
+        }
         let stored = cells - moves >= HASHED_FROM;
         let key = Key(current + mask);
         let mut first = NO_MOVE;
