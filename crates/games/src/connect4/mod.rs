@@ -185,18 +185,23 @@ impl Connect4 {
     }
 
     /// The empty cells that would complete four in a row for the stones `stones`.
+    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        self.completions(stones) & (self.board ^ mask)
+    }
+
+    /// The cells, empty or not, that would complete four in a row for the stones `stones`.
     ///
     /// The hot spot of the search (every node, and every move ordered): the usual heights get
     /// their own copy with constant shifts, half the instructions of shifts by a variable.
-    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
-        let cells = match self.height {
+    #[inline]
+    fn completions(&self, stones: u64) -> u64 {
+        match self.height {
             6 => lines_completed_by(stones, 6),
             5 => lines_completed_by(stones, 5),
             7 => lines_completed_by(stones, 7),
             4 => lines_completed_by(stones, 4),
             h => lines_completed_by(stones, h),
-        };
-        cells & (self.board ^ mask)
+        }
     }
 
     /// Whether `stones` contain four in a row.
@@ -227,8 +232,13 @@ impl Connect4 {
 
     /// [`Connect4::non_losing`] for the stones `current` of the player to move among `mask`.
     fn non_losing_cells(&self, current: u64, mask: u64) -> u64 {
+        self.non_losing_against(mask, self.winning_cells(current ^ mask, mask))
+    }
+
+    /// [`Connect4::non_losing_cells`] where the opponent's winning cells are `threats`.
+    #[inline]
+    fn non_losing_against(&self, mask: u64, threats: u64) -> u64 {
         let mut possible = self.playable_cells(mask);
-        let threats = self.winning_cells(current ^ mask, mask);
         let forced = possible & threats;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
@@ -605,7 +615,14 @@ impl Connect4 {
     /// then near the centre; the column in the low byte.
     #[inline]
     fn order_key(&self, current: u64, mask: u64, cell: u64, c: u8) -> u32 {
-        let threats = self.winning_cells(current | cell, mask).count_ones();
+        self.order_key_of(self.completions(current | cell), mask, c)
+    }
+
+    /// [`Connect4::order_key`] of a move to column `c` after which our stones would complete a
+    /// four at the cells `completions`.
+    #[inline]
+    fn order_key_of(&self, completions: u64, mask: u64, c: u8) -> u32 {
+        let threats = (completions & (self.board ^ mask)).count_ones();
         (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | u32::from(c)
     }
 }

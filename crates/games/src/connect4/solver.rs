@@ -77,7 +77,8 @@ impl Connect4 {
         // Boards of other sizes give other scores to the same keys.
         let size = u64::from(self.width) << 32 | u64::from(self.height);
         Table::with_local(&TABLE, &FORGETTING, size, |table| {
-            Small { game: self, table, nodes }.solve(current, mask, moves, alpha, beta)
+            let threats = self.winning_cells(current ^ mask, mask);
+            Small { game: self, table, nodes }.solve(current, mask, moves, alpha, beta, threats)
         })
     }
 
@@ -95,11 +96,20 @@ struct Small<'a> {
 }
 
 impl Small<'_> {
-    /// [`Connect4::solve_small`] of the position `current` among `mask` (`moves` stones).
-    fn solve(&mut self, current: u64, mask: u64, moves: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// [`Connect4::solve_small`] of the position `current` among `mask` (`moves` stones), where
+    /// the opponent would win by a stone on one of the empty cells `threats`.
+    fn solve(
+        &mut self,
+        current: u64,
+        mask: u64,
+        moves: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        threats: u64,
+    ) -> i32 {
         let game = self.game;
         let cells = game.cells();
-        let allowed = game.non_losing_cells(current, mask);
+        let allowed = game.non_losing_against(mask, threats);
         if allowed == 0 {
             return -(((cells - moves) / 2) as i32);
         }
@@ -115,7 +125,9 @@ impl Small<'_> {
             if alpha >= beta {
                 return if known.0 >= beta { known.0 } else { known.1 };
             }
-            return -self.solve(current ^ mask, mask | allowed, moves + 1, -beta, -alpha);
+            let child = mask | allowed;
+            let ours = game.completions(current | allowed) & (game.board ^ child);
+            return -self.solve(current ^ mask, child, moves + 1, -beta, -alpha, ours);
         }
         let stored = cells - moves >= HASHED_FROM;
         let key = Key(current + mask);
@@ -136,14 +148,16 @@ impl Small<'_> {
         }
         alpha = alpha.max(low);
         beta = beta.min(high);
-        let (keyed, n) = self.ordered_moves(current, mask, allowed, first);
+        let (keyed, n, completions) = self.ordered_moves(current, mask, allowed, first);
         let (mut best, mut best_move) = (-i32::MAX, NO_MOVE);
         let mut a = alpha;
         for &k in &keyed[..n] {
             let column = k as u8;
-            let cell = game.drop_cell(mask, u32::from(column));
+            let child = mask | game.drop_cell(mask, u32::from(column));
+            // Our threats after the move: the child's opponent's.
+            let ours = completions[usize::from(column)] & (game.board ^ child);
             *self.nodes += 1;
-            let score = -self.solve(current ^ mask, mask | cell, moves + 1, -beta, -a);
+            let score = -self.solve(current ^ mask, child, moves + 1, -beta, -a, ours);
             if score > best {
                 (best, best_move) = (score, column);
                 if score >= beta {
@@ -161,24 +175,31 @@ impl Small<'_> {
 
     /// The moves to the cells `allowed`, as sort keys in the order to search them (the column in
     /// the low byte): `first` first, then those making the most threats, ties from the centre.
+    /// With them, by column, the cells that would complete a four of ours after each move.
     #[inline]
-    fn ordered_moves(&self, current: u64, mask: u64, allowed: u64, first: u8) -> ([u32; MAX_WIDTH], usize) {
+    fn ordered_moves(
+        &self,
+        current: u64,
+        mask: u64,
+        allowed: u64,
+        first: u8,
+    ) -> ([u32; MAX_WIDTH], usize, [u64; MAX_WIDTH]) {
+        let game = self.game;
         let mut keyed = [0u32; MAX_WIDTH];
+        let mut completions = [0u64; MAX_WIDTH];
         let mut n = 0;
         let mut left = allowed;
         while left != 0 {
             let cell = left & left.wrapping_neg();
             left ^= cell;
-            let column = self.game.column_of_cell[cell.trailing_zeros() as usize];
+            let column = game.column_of_cell[cell.trailing_zeros() as usize];
+            let lines = game.completions(current | cell);
+            completions[usize::from(column)] = lines;
             // Every threat key is above the plain column number.
-            let k = if column == first {
-                u32::from(column)
-            } else {
-                self.game.order_key(current, mask, cell, column)
-            };
+            let k = if column == first { u32::from(column) } else { game.order_key_of(lines, mask, column) };
             insert_sorted(&mut keyed, n, k);
             n += 1;
         }
-        (keyed, n)
+        (keyed, n, completions)
     }
 }
