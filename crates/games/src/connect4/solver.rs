@@ -11,7 +11,7 @@
 //! split): a node here costs about a third of an engine node, and the nodes it adds, for want of
 //! those, cost less than the engine's it replaces (figures in docs/connect4-speed.md).
 
-use super::{insert_sorted, Connect4, MAX_WIDTH};
+use super::{insert_sorted, lines_completed_by, Connect4, MAX_WIDTH};
 use crate::solver_table::{Entry, Forgetting, SolverKey, SolverTable};
 use std::cell::RefCell;
 
@@ -78,7 +78,18 @@ impl Connect4 {
         let size = u64::from(self.width) << 32 | u64::from(self.height);
         Table::with_local(&TABLE, &FORGETTING, size, |table| {
             let threats = self.winning_cells(current ^ mask, mask);
-            Small { game: self, table, nodes }.solve(current, mask, moves, alpha, beta, threats)
+            macro_rules! solve_on {
+                ($h:literal) => {
+                    Small::<$h> { game: self, table, nodes }.solve(current, mask, moves, alpha, beta, threats)
+                };
+            }
+            match self.height {
+                6 => solve_on!(6),
+                5 => solve_on!(5),
+                7 => solve_on!(7),
+                4 => solve_on!(4),
+                _ => solve_on!(0),
+            }
         })
     }
 
@@ -89,13 +100,23 @@ impl Connect4 {
 }
 
 /// The solver's state: the rules, this thread's table and the count of positions visited.
-struct Small<'a> {
+struct Small<'a, const H: u32> {
     game: &'a Connect4,
     table: &'a mut Table,
     nodes: &'a mut u64,
 }
 
-impl Small<'_> {
+impl<const H: u32> Small<'_, H> {
+    /// [`Connect4::completions`], with the height a constant where it is not 0.
+    #[inline(always)]
+    fn completions(&self, stones: u64) -> u64 {
+        if H == 0 {
+            self.game.completions(stones)
+        } else {
+            lines_completed_by(stones, H)
+        }
+    }
+
     /// [`Connect4::solve_small`] of the position `current` among `mask` (`moves` stones), where
     /// the opponent would win by a stone on one of the empty cells `threats`.
     fn solve(
@@ -126,7 +147,7 @@ impl Small<'_> {
                 return if known.0 >= beta { known.0 } else { known.1 };
             }
             let child = mask | allowed;
-            let ours = game.completions(current | allowed) & (game.board ^ child);
+            let ours = self.completions(current | allowed) & (game.board ^ child);
             return -self.solve(current ^ mask, child, moves + 1, -beta, -alpha, ours);
         }
         let stored = cells - moves >= HASHED_FROM;
@@ -193,7 +214,7 @@ impl Small<'_> {
             let cell = left & left.wrapping_neg();
             left ^= cell;
             let column = game.column_of_cell[cell.trailing_zeros() as usize];
-            let lines = game.completions(current | cell);
+            let lines = self.completions(current | cell);
             completions[usize::from(column)] = lines;
             // Every threat key is above the plain column number.
             let k = if column == first { u32::from(column) } else { game.order_key_of(lines, mask, column) };
