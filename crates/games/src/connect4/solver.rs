@@ -28,7 +28,10 @@ pub(super) const SMALL_EMPTIES: u32 = 18;
 /// From this many empty cells on, positions are kept in the solver's table. Measured with the
 /// solver from 18 empty cells (Test_L1_R2, first 100, one thread): from 8 63 ms (1.17 M nodes),
 /// from 9 62 ms (1.23 M), from 10 62 ms (1.33 M), from 12 73 ms (1.71 M), from 14 94 ms (2.42 M).
-const HASHED_FROM: u32 = 9;
+/// Again once forced moves passed straight through and nodes cost less (2026-12-06, interleaved):
+/// from 8 46.2-48.2 ms (1.28 M nodes), from 9 47.3-54.3 ms (1.34 M), from 11 51.8-54.9 ms (1.65
+/// M); Test_L2_R2 1.52 ms from 8 against 1.60 ms from 9.
+const HASHED_FROM: u32 = 8;
 
 /// A position in the solver's table: `current + mask`, which identifies it exactly on one board
 /// size (Pons' key).
