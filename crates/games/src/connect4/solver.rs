@@ -145,10 +145,10 @@ impl<const H: u32> Small<'_, H> {
         if allowed & (allowed - 1) == 0 {
             // A single move (a threat to block): nothing to order, nothing worth a table entry.
             *self.nodes += 1;
-            let (alpha, beta) = (alpha.max(known.0), beta.min(known.1));
-            if alpha >= beta {
-                return if known.0 >= beta { known.0 } else { known.1 };
-            }
+            let (alpha, beta) = match narrow(known, alpha, beta) {
+                Ok(window) => window,
+                Err(settled) => return settled,
+            };
             let child = mask | allowed;
             let ours = self.completions(current | allowed) & (game.board ^ child);
             return -self.solve(current ^ mask, child, moves + 1, -beta, -alpha, ours);
@@ -163,15 +163,10 @@ impl<const H: u32> Small<'_, H> {
                 first = e.best;
             }
         }
-        let (low, high) = known;
-        if low >= beta || low >= high {
-            return low;
-        }
-        if high <= alpha {
-            return high;
-        }
-        alpha = alpha.max(low);
-        beta = beta.min(high);
+        (alpha, beta) = match narrow(known, alpha, beta) {
+            Ok(window) => window,
+            Err(settled) => return settled,
+        };
         // Filled in place: returned by value, the arrays were copied at a cost of 7% of the time.
         let (mut keyed, mut completions) = ([0u32; MAX_WIDTH], [0u64; MAX_WIDTH]);
         let n = self.order_moves(current, mask, allowed, first, &mut keyed, &mut completions);
@@ -229,4 +224,17 @@ impl<const H: u32> Small<'_, H> {
         }
         n
     }
+}
+
+/// The window `(alpha, beta)` narrowed to the bounds `(low, high)` known of the score, or the
+/// fail-soft value to return at once when those bounds settle the window.
+#[inline(always)]
+fn narrow((low, high): (i32, i32), alpha: i32, beta: i32) -> Result<(i32, i32), i32> {
+    if low >= beta || low >= high {
+        return Err(low);
+    }
+    if high <= alpha {
+        return Err(high);
+    }
+    Ok((alpha.max(low), beta.min(high)))
 }
