@@ -21,10 +21,15 @@ use std::cell::RefCell;
 /// Measured on 2026-12-05 (evening), one thread, 64 MiB engine table, with the table from 9
 /// empty cells: Test_L1_R2 (first 100) 64 ms from 16, 63 ms from 17, 62 ms from 18, 61 ms from
 /// 19, 63 ms from 20, 66 ms from 22, against 87-91 ms for the solver from 11 without a table.
-/// Without the table it had measured best from 11 (docs/connect4-speed.md). Each call solves a
-/// whole subproblem without looking at the engine's clock, so a search given a time limit can
-/// overrun it by one such solve (milliseconds at this size).
-pub(super) const SMALL_EMPTIES: u32 = 18;
+/// Without the table it had measured best from 11 (docs/connect4-speed.md). Again once the
+/// solver had its own transposition cutoffs (2026-12-06, AMD EPYC, runs side by side), against
+/// 18: from 20 Test_L1_R2 (first 100) -6.5%, from 21 -8%, from 22 -7%, from 24 -1%, from 26
+/// +7%; the first 10 of Test_L1_R3 -10% from 20 and 21, -7% from 22; Test_L2_R2 (first 500) -6%
+/// from 21; Test_L1_R1 -26% from 20, -37% from 21. Each call solves a whole subproblem without
+/// looking at the engine's clock, so a search given a time limit can overrun it by one such solve
+/// (milliseconds at this size: at most 2.7 ms for the 479 test positions with 20 to 22 empty
+/// cells).
+pub(super) const SMALL_EMPTIES: u32 = 21;
 
 /// From this many empty cells on, positions are kept in the solver's table. Measured with the
 /// solver from 18 empty cells (Test_L1_R2, first 100, one thread): from 8 63 ms (1.17 M nodes),
