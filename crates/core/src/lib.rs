@@ -30,7 +30,7 @@ pub mod graph;
 pub mod graph_game;
 pub mod graph_text;
 pub mod huge_pages;
-pub mod prefetch;
+mod prefetch;
 pub mod random_graph;
 pub mod report;
 pub mod retrograde;

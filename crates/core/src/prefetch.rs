@@ -1,12 +1,11 @@
 //! A cache hint for memory-bound loops (the transposition table's probes, the retrograde
 //! kernel's walk back along stored edges): start loading a value's cache line now, so that its
-//! miss overlaps other work instead of stalling the load that needs it. Public for the games'
-//! own solvers' tables, so that the one `unsafe` block stays here.
+//! miss overlaps other work instead of stalling the load that needs it.
 
 /// Asks the processor to start loading the cache line that holds `value`. Only a hint: it changes
 /// no value and never faults; on targets without a prefetch instruction it does nothing.
 #[inline(always)]
-pub fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 target has (it is in the baseline
     // target features); it only hints the cache, never reads into a value nor faults, and the

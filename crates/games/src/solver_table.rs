@@ -123,12 +123,6 @@ impl<K: SolverKey, const BITS: u32> SolverTable<K, BITS> {
         (e.key == key && e.generation == self.generation).then_some(e)
     }
 
-    /// Starts loading the slot of `key` into the cache, for a probe soon after.
-    #[inline]
-    pub fn prefetch(&self, key: K) {
-        gamegraph::prefetch::prefetch(&self.entries[Self::slot(key)]);
-    }
-
     /// Keeps `entry` in its position's slot.
     #[inline]
     pub fn store(&mut self, entry: Entry<K>) {

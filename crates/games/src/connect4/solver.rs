@@ -42,10 +42,13 @@ const HASHED_FROM: u32 = 8;
 /// From more than this many empty cells, the children's table entries are looked at before
 /// the moves are ordered: one whose bound proves the position fails high settles it without a
 /// search (an enhanced transposition cutoff). Measured on 2026-12-06 (AMD EPYC, Test_L1_R2 first
-/// 100, one thread, runs side by side on the two cores): 1.278 M nodes without, 1.135 M from more
-/// than 10 and 4.4% less time; from more than 9 the same time, from more than 12 within 1%,
-/// after the ordering instead of before it 4% more time (the order is wasted where they cut).
-const ETC_FROM: u32 = 10;
+/// 100, one thread, runs side by side on the two cores), the solver from 18 empty cells: 1.278 M
+/// nodes without, 1.135 M from more than 10 and 4.4% less time; from more than 9 the same time,
+/// from more than 12 within 1%, after the ordering instead of before it 4% more time (the order
+/// is wasted where they cut). From 21 empty cells: from more than 8 (every level whose children
+/// are kept) 3% less time than from more than 10, and 13 the same as 10. Prefetching the
+/// children's slots before these probes, which had saved 2.8% alone, then saved nothing.
+const ETC_FROM: u32 = 8;
 
 /// A position in the solver's table: `current + mask`, which identifies it exactly on one board
 /// size (Pons' key).
@@ -183,13 +186,7 @@ impl<const H: u32> Small<'_, H> {
         };
         // Filled in place: returned by value, the arrays were copied at a cost of 7% of the time.
         let (mut keyed, mut completions) = ([0u32; MAX_WIDTH], [0u64; MAX_WIDTH]);
-        let empties = cells - moves;
-        // The children's slots load while the moves are ordered: 2.8% less time (2026-12-06, AMD
-        // EPYC, whose second-level cache does not hold the whole table).
-        if empties > HASHED_FROM {
-            child_keys(current, mask, allowed).for_each(|k| self.table.prefetch(k));
-        }
-        if empties > ETC_FROM {
+        if cells - moves > ETC_FROM {
             if let Some(cutoff) = self.transposition_cutoff(current, mask, allowed, beta) {
                 return cutoff;
             }
