@@ -456,11 +456,7 @@ impl ExactHints for Connect4 {
         }
         // One move per allowed cell, in column order.
         moves.reserve(self.width as usize);
-        let mut cells = allowed;
-        while cells != 0 {
-            moves.push(self.column_of_cell[cells.trailing_zeros() as usize]);
-            cells &= cells - 1;
-        }
+        moves.extend(each_cell(allowed).map(|cell| self.column_of_cell[cell.trailing_zeros() as usize]));
         None
     }
 
@@ -542,10 +538,7 @@ impl Connect4 {
     #[inline]
     fn low_when_we_answer(&self, current: u64, mask: u64, odd: u64, zero_settles: bool) -> Option<i32> {
         let mut low = None;
-        let mut starts = odd;
-        while starts != 0 {
-            let start = starts & starts.wrapping_neg();
-            starts ^= start;
+        for start in each_cell(odd) {
             let (rest, empty) = (odd ^ start, self.board & !(mask | start));
             let theirs = (current ^ mask) | (empty & (self.first_of_pairs | rest));
             let ours = current | start | (empty & !(self.first_of_pairs | rest));
@@ -571,25 +564,15 @@ impl Connect4 {
     /// nodes, true at 1% of the calls, and those cut 9% of the nodes.
     fn completes_first(&self, answers: u64, others: u64, empty: u64) -> bool {
         self.line_steps().into_iter().any(|s| {
-            let mut starts = fours_starting(answers, s);
-            while starts != 0 {
-                let start = starts & starts.wrapping_neg();
-                starts ^= start;
-                let mut cells = (start | start << s | start << (2 * s) | start << (3 * s)) & empty;
-                let mut refutes = true;
-                while refutes && cells != 0 {
-                    let cell = cells & cells.wrapping_neg();
-                    cells ^= cell;
+            each_cell(fours_starting(answers, s)).any(|start| {
+                let four = start | start << s | start << (2 * s) | start << (3 * s);
+                each_cell(four & empty).all(|cell| {
                     let column =
                         self.column_mask(u32::from(self.column_of_cell[cell.trailing_zeros() as usize]));
                     let above = column & !(cell | (cell - 1));
-                    refutes = !self.has_four(others & !above);
-                }
-                if refutes {
-                    return true;
-                }
-            }
-            false
+                    !self.has_four(others & !above)
+                })
+            })
         })
     }
 
@@ -625,6 +608,18 @@ impl Connect4 {
         let threats = (completions & (self.board ^ mask)).count_ones();
         (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | u32::from(c)
     }
+}
+
+/// The cells of the set `cells`, one at a time (each as a set of one), lowest bit first.
+#[inline(always)]
+fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        (cells != 0).then(|| {
+            let cell = cells & cells.wrapping_neg();
+            cells ^= cell;
+            cell
+        })
+    })
 }
 
 /// Inserts `key` into the sorted `keyed[..n]`, which has room for one more.

@@ -260,7 +260,8 @@ impl<const H: u32> Small<'_, H> {
 }
 
 /// The keys of the children of the position (stones `current` among `mask`) after moves to the
-/// cells `allowed`.
+/// cells `allowed`. Its own loop rather than a map over `each_cell`, which measured 2-3% slower
+/// on Test_L1_R2 (2026-12-06, the same nodes).
 #[inline(always)]
 fn child_keys(current: u64, mask: u64, allowed: u64) -> impl Iterator<Item = Key> {
     let theirs = current ^ mask;
