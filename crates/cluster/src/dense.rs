@@ -4,11 +4,13 @@
 //! runs from the finals and exits; each worker ends with the labels of its range.
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use gamegraph::dense::{forward_pass, CounterCells, DenseError, DenseLayer};
+use gamegraph::dense::{forward_pass, ByteStore, CounterCells, DenseError, DenseLayer, LayeredBuild};
 use timely::worker::Worker;
 
-use crate::kernel::{all_levels, propagate, Node, Ownership, Share};
+use crate::kernel::{all_levels, barrier, propagate, Node, Ownership, Share};
+use crate::{Cluster, ClusterError};
 
 /// Solves `layer` in the minimax model on this worker and the others (every worker calls it
 /// with the same layer), into a store of type `S` as [`gamegraph::dense::solve_layer`] would on
@@ -35,4 +37,79 @@ where
     };
     let share = Share { index, ownership, store, predecessors };
     Ok((start, propagate(worker, share, &levels, seeds.by_level(len, &|_| {}))))
+}
+
+/// What [`build_layers`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayersBuilt {
+    /// Layers found complete and kept.
+    pub resumed: usize,
+    /// Layers solved now, in order.
+    pub built: Vec<usize>,
+}
+
+/// Builds the layers of a layered database up to `last` on every worker of `cluster`, every
+/// process sharing the database's directory: each worker solves its range of a layer and writes
+/// it into the layer's partial file, then process 0's first worker (the leader) makes the file
+/// complete, and the others read it before the next layer. `open(leader)` opens the build as a
+/// worker sees it; the leader opens it first, so that it clears what an interrupted run left
+/// before the others look. The leader calls `done(layer, positions, seconds)` after each layer.
+/// Process 0 gets what was built, the other processes `None`.
+///
+/// A worker that cannot go on (its storage fails) would leave the others waiting for it: it
+/// prints the error and ends its process, and the other processes then stop on the broken
+/// connection.
+pub fn build_layers<B, O, D>(
+    cluster: &Cluster,
+    last: usize,
+    open: O,
+    done: D,
+) -> Result<Option<LayersBuilt>, ClusterError>
+where
+    B: LayeredBuild,
+    O: Fn(bool) -> Result<B, B::Error> + Send + Sync + 'static,
+    D: Fn(usize, u64, f64) + Send + Sync + 'static,
+{
+    let first_process = cluster.process == 0;
+    let results = cluster.run(move |worker| {
+        let fail = |e: &dyn std::fmt::Display| -> ! {
+            eprintln!("error: {e}");
+            std::process::exit(1)
+        };
+        let leader = first_process && worker.index() == 0;
+        let opened = leader.then(|| open(true));
+        barrier(worker);
+        let mut build = opened.unwrap_or_else(|| open(false)).unwrap_or_else(|e| fail(&e));
+        let resumed = build.next().min(last + 1);
+        let mut built = Vec::new();
+        for n in build.next()..=last {
+            let started = Instant::now();
+            let layer = Arc::new(build.layer());
+            let positions = layer.len();
+            let (start, store) = solve_layer::<_, ByteStore<u64>>(worker, layer).unwrap_or_else(|e| fail(&e));
+            let path = build.partial_path();
+            write_range(&path, positions, start, &store.into_values())
+                .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+            barrier(worker);
+            if leader {
+                build.finish(n).unwrap_or_else(|e| fail(&e));
+                done(n, positions, started.elapsed().as_secs_f64());
+            }
+            barrier(worker);
+            if !leader {
+                build.reload(n).unwrap_or_else(|e| fail(&e));
+            }
+            built.push(n);
+        }
+        leader.then_some(LayersBuilt { resumed, built })
+    })?;
+    Ok(results.into_iter().flatten().next())
+}
+
+/// Writes `values` at offset `start` of the file at `path`, which holds `len` bytes in all (made
+/// so by whichever worker comes first; the others write their ranges beside).
+fn write_range(path: &std::path::Path, len: u64, start: u64, values: &[u8]) -> std::io::Result<()> {
+    let file = std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path)?;
+    file.set_len(len)?;
+    std::os::unix::fs::FileExt::write_all_at(&file, values, start)
 }

@@ -610,6 +610,34 @@ impl<G: DenseIndex + Unmoves + Sync> DenseLayer for GameLayer<'_, G> {
     }
 }
 
+/// A database built layer after layer, each layer reading the ones before it (Awari by stone
+/// count): what a driver that solves each layer its own way (over a cluster, each process
+/// writing its range of the layer's file) needs of the game's storage. The layers are numbered
+/// from 0; [`LayeredBuild::next`] is the first one not complete.
+pub trait LayeredBuild {
+    /// A layer, owning what it reads of the layers before it.
+    type Layer: DenseLayer + Send + Sync + 'static;
+    /// Why the storage failed.
+    type Error: std::fmt::Display;
+
+    /// The first layer not complete yet.
+    fn next(&self) -> usize;
+
+    /// Layer [`LayeredBuild::next`], to solve.
+    fn layer(&self) -> Self::Layer;
+
+    /// Where the values of layer [`LayeredBuild::next`] are written (one byte a position, at
+    /// the position's index) before [`LayeredBuild::finish`] makes them complete.
+    fn partial_path(&self) -> std::path::PathBuf;
+
+    /// Makes layer `n` ([`LayeredBuild::next`]) complete from its partial file and records it
+    /// (done by one process of a build).
+    fn finish(&mut self, n: usize) -> Result<(), Self::Error>;
+
+    /// Reads layer `n` ([`LayeredBuild::next`]) that another process made complete.
+    fn reload(&mut self, n: usize) -> Result<(), Self::Error>;
+}
+
 /// Solves every position of a game's dense index in the minimax model without building a
 /// graph: forward moves are only counted, and the propagation walks backwards with un-moves.
 /// Indices that are not positions come out as undecided.

@@ -19,6 +19,7 @@
 //! Games with cycles ([`crate::Game::CYCLES`]) get draws by repetition along the searched path,
 //! and results that depended on the path stay out of the table.
 
+pub mod clock;
 mod deepening;
 mod order;
 mod probes;
