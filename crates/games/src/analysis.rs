@@ -104,6 +104,84 @@ impl Value {
     }
 }
 
+impl Value {
+    /// The value as text: `~` before a value that is not exact, `?` for none.
+    pub fn shown(&self) -> String {
+        match (self.value, self.exact) {
+            (None, _) => "?".into(),
+            (Some(x), true) => x.to_string(),
+            (Some(x), false) => format!("~{x}"),
+        }
+    }
+}
+
+/// An analysis on one line, as games valued by databases show it by default: the position, its
+/// value, and each move's as `MOVE:VALUE` (values not exact marked `~`), then, when some value
+/// came from a limited search, a line that says how deep.
+pub fn one_line(a: &Analysis) -> String {
+    let mut line = format!("{} {}", a.position, a.value.shown());
+    for m in &a.moves {
+        line.push_str(&format!(" {}:{}", m.notation, m.value.shown()));
+    }
+    if let Some(depth) = a.moves.iter().map(|m| &m.value).chain([&a.value]).find_map(|v| v.depth) {
+        line.push_str(&format!("\n(~: searched {depth} plies, beyond the database: not exact)"));
+    }
+    line
+}
+
+/// The first moves that force a win within a number of moves (chess mates), found by a
+/// solver that searches every move whatever the time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ForcedWins {
+    /// The position.
+    pub position: String,
+    /// The most moves asked for.
+    #[serde(rename = "mate")]
+    pub within: u32,
+    /// Each first move that forces the win: in the game's customary notation, in its
+    /// notation for programs, and the moves it takes.
+    pub moves: Vec<ForcedWin>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// One first move that forces a win.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ForcedWin {
+    /// The move as players write it (SAN in chess).
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The move in the game's notation for programs (UCI in chess).
+    pub uci: String,
+    /// Moves of the winner to the end.
+    pub mate_in: u32,
+}
+
+impl ForcedWins {
+    /// `POSITION; mate N: MOVE MOVE ...` or `POSITION; no mate in N`: one line of an answer
+    /// file.
+    pub fn line(&self) -> String {
+        if self.moves.is_empty() {
+            return format!("{}; no mate in {}", self.position, self.within);
+        }
+        let list: Vec<&str> = self.moves.iter().map(|m| m.notation.as_str()).collect();
+        format!("{}; mate {}: {}", self.position, self.within, list.join(" "))
+    }
+}
+
+impl std::fmt::Display for ForcedWins {
+    /// Each move with its length, what the search took, then [`ForcedWins::line`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for m in &self.moves {
+            writeln!(f, "  {:>8}  mate in {}", m.notation, m.mate_in)?;
+        }
+        writeln!(f, "({} positions in {:.2} s, every move searched)", self.nodes, self.seconds)?;
+        write!(f, "{}", self.line())
+    }
+}
+
 /// One legal move and its value for the player making it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveValue {
@@ -170,6 +248,9 @@ pub enum AnalysisError {
     /// A database file does not hold the position.
     #[error("position {0} is not in the database")]
     NotInDatabase(String),
+    /// The game's database should hold the position but cannot answer it.
+    #[error("{0}")]
+    Database(String),
     /// A database file belongs to another game.
     #[error("a database of {found}, not of {wanted}")]
     WrongGame {
@@ -297,6 +378,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     /// The value of `pos` for its player to move, with a move achieving it, within the whole
     /// time budget.
     pub fn value(&mut self, pos: &G::Position) -> Result<PositionValue<G::Move>, AnalysisError> {
+        self.game.check_database(pos).map_err(AnalysisError::Database)?;
         match G::ENTRY.solver {
             Solver::Retrograde => {
                 let a = self.analyze(pos)?;
@@ -310,6 +392,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     /// Values `pos` and each of its moves; the moves share the time budget.
     pub fn analyze(&mut self, pos: &G::Position) -> Result<Analysis, AnalysisError> {
         let game = self.game;
+        game.check_database(pos).map_err(AnalysisError::Database)?;
         let mut moves = Vec::new();
         game.moves(pos, &mut moves);
         let (value, values, nodes) = match G::ENTRY.solver {

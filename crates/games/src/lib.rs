@@ -7,6 +7,8 @@
 //!
 //! - [`registry`]: one [`GameEntry`] per game (name, options, solver kind, database kind) and
 //!   [`visit`], which runs generic front-end code with a game chosen by name;
+//! - [`mod@databases`]: directories of endgame databases (Awari, chess) behind one trait, for
+//!   `build`, `verify`, `stats` and serving;
 //! - [`analysis`]: the one oracle front ends ask for a position's value, its moves' values and a
 //!   move to play, whatever the game's solver;
 //! - [`records`]: the customary test-file lines of games that have them (Connect 4 test sets,
@@ -17,6 +19,7 @@ pub mod analysis;
 pub mod board;
 pub mod chess;
 pub mod connect4;
+pub mod databases;
 pub mod nim;
 pub mod othello;
 pub mod oware;
@@ -30,13 +33,14 @@ use gamegraph::{ExactHints, Notation, PositionKey};
 pub use board::{BoardView, Cell};
 pub use chess::Chess;
 pub use connect4::Connect4;
+pub use databases::DatabaseDirectory;
 pub use nim::Nim;
 pub use othello::Othello;
 pub use oware::Oware;
 pub use records::Records;
 pub use registry::{
-    entry, visit, DatabaseKind, GameEntry, GameError, GameOption, GameOptions, GameVisitor, OptionKind,
-    Solver, GAMES,
+    databases, entry, visit, DatabaseKind, GameEntry, GameError, GameOption, GameOptions, GameVisitor,
+    OptionKind, Solver, GAMES,
 };
 pub use tictactoe::TicTacToe;
 
@@ -44,6 +48,10 @@ pub use tictactoe::TicTacToe;
 pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sync + Sized + 'static {
     /// The game's entry in the registry: names, notations, options, solver, database.
     const ENTRY: GameEntry;
+
+    /// The game's directory of endgame databases, for a game whose entry's database is a
+    /// directory.
+    const DATABASES: Option<&'static dyn DatabaseDirectory> = None;
 
     /// The game set up with `options`, which [`GameEntry::check`] has accepted.
     fn from_options(options: &GameOptions) -> Result<Self, GameError>;
@@ -56,6 +64,35 @@ pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sy
     /// faster count.
     fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
         perft(self, pos, depth)
+    }
+
+    /// An analysis as the game's players read it (`solve`, for games valued by databases): by
+    /// default [`analysis::one_line`].
+    fn describe_analysis(&self, _pos: &Self::Position, analysis: &analysis::Analysis) -> String {
+        analysis::one_line(analysis)
+    }
+
+    /// An analysis as JSON: by default the analysis's own fields.
+    fn analysis_json(&self, analysis: &analysis::Analysis) -> serde_json::Value {
+        serde_json::to_value(analysis).expect("an analysis serialises")
+    }
+
+    /// One position's value as a line of an answer file (`solve GAME -`, for games valued by
+    /// databases): `POSITION VALUE` by default.
+    fn value_record(&self, text: &str, value: &analysis::Value) -> String {
+        format!("{text} {}", value.shown())
+    }
+
+    /// Refuses a position that the game's database should hold but cannot answer (its table was
+    /// not built, its file is damaged), so that no front end answers it with a search instead.
+    fn check_database(&self, _pos: &Self::Position) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The first moves that force a win from `pos` within `moves` moves, for games with a solver
+    /// of forced wins (chess mates); `None` for the others.
+    fn forced_wins(&self, _pos: &Self::Position, _moves: u32) -> Option<analysis::ForcedWins> {
+        None
     }
 }
 

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::chess::{self, Chess};
 use crate::oware::{self, Oware};
-use crate::{BoardView, BuiltinGame, Connect4, Nim, Othello, TicTacToe};
+use crate::{BoardView, BuiltinGame, Connect4, DatabaseDirectory, Nim, Othello, TicTacToe};
 
 /// How front ends find exact values of a game's positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -55,6 +55,8 @@ pub enum OptionKind {
         /// The words allowed.
         choices: &'static [&'static str],
     },
+    /// Any text, read by the game (a list of chess tables, say).
+    Text,
 }
 
 /// One option of a game (`--width 7` on the command line, `width=7` on the web).
@@ -112,34 +114,7 @@ impl GameEntry {
 
     /// Refuses options this game does not take and values of the wrong type.
     pub fn check(&self, options: &GameOptions) -> Result<(), GameError> {
-        for (name, value) in &options.values {
-            let Some(option) = self.option(name) else {
-                let known: Vec<&str> = self.options.iter().map(|(n, _)| *n).collect();
-                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                return Err(GameError::BadOptions(format!(
-                    "{} has no option '{name}' (its options: {known})",
-                    self.name
-                )));
-            };
-            match option.kind {
-                OptionKind::Integer { min, max } => match value.parse::<u32>() {
-                    Ok(v) if (min..=max).contains(&v) => {}
-                    _ => {
-                        return Err(GameError::BadOptions(format!(
-                            "option '{name}' = {value}: give a whole number from {min} to {max}"
-                        )))
-                    }
-                },
-                OptionKind::Choice { choices } => {
-                    if !choices.iter().any(|c| c.eq_ignore_ascii_case(value)) {
-                        return Err(GameError::BadOptions(format!(
-                            "option '{name}' = '{value}': unknown (expected {})",
-                            choices.join(" or ")
-                        )));
-                    }
-                }
-            }
-        }
+        check_options(self.name, self.options, options)?;
         if options.database.is_some() && self.database == DatabaseKind::None {
             return Err(GameError::BadOptions(format!(
                 "{} is solved by search; it has no database (--db)",
@@ -147,6 +122,52 @@ impl GameEntry {
             )));
         }
         Ok(())
+    }
+}
+
+/// Refuses the values of `options` that `declared` (the options of `owner`, a game or its
+/// database build) does not take or whose type is wrong; options not given are not looked at.
+pub fn check_options(
+    owner: &str,
+    declared: &[(&'static str, GameOption)],
+    options: &GameOptions,
+) -> Result<(), GameError> {
+    let option = |name: &str| declared.iter().find(|(n, _)| *n == name).map(|(_, o)| o);
+    for (name, value) in &options.values {
+        let Some(option) = option(name) else {
+            let known: Vec<&str> = declared.iter().map(|(n, _)| *n).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            return Err(GameError::BadOptions(format!(
+                "{owner} has no option '{name}' (its options: {known})"
+            )));
+        };
+        option.kind.check(name, value)?;
+    }
+    Ok(())
+}
+
+impl OptionKind {
+    /// Refuses `value` for the option `name` when it is not of this type.
+    pub fn check(&self, name: &str, value: &str) -> Result<(), GameError> {
+        match *self {
+            OptionKind::Integer { min, max } => match value.parse::<u32>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(()),
+                _ => Err(GameError::BadOptions(format!(
+                    "option '{name}' = {value}: give a whole number from {min} to {max}"
+                ))),
+            },
+            OptionKind::Choice { choices } => {
+                if choices.iter().any(|c| c.eq_ignore_ascii_case(value)) {
+                    Ok(())
+                } else {
+                    Err(GameError::BadOptions(format!(
+                        "option '{name}' = '{value}': unknown (expected {})",
+                        choices.join(" or ")
+                    )))
+                }
+            }
+            OptionKind::Text => Ok(()),
+        }
     }
 }
 
@@ -162,6 +183,11 @@ impl GameOptions {
     /// Sets option `name` to `value`.
     pub fn set(&mut self, name: &str, value: impl ToString) {
         self.values.insert(name.to_string(), value.to_string());
+    }
+
+    /// Every value given, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.values.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// The value given for `name`, if any.
@@ -228,6 +254,16 @@ macro_rules! builtin_games {
                 }
             )*
             unreachable!("every entry has a game")
+        }
+
+        /// The directory of endgame databases of the game of `entry`, if it has one.
+        pub fn databases(entry: &GameEntry) -> Option<&'static dyn DatabaseDirectory> {
+            $(
+                if entry.name == <$game as BuiltinGame>::ENTRY.name {
+                    return <$game as BuiltinGame>::DATABASES;
+                }
+            )*
+            None
         }
     };
 }
@@ -315,6 +351,8 @@ impl BuiltinGame for Oware {
         database: DatabaseKind::Directory,
     };
 
+    const DATABASES: Option<&'static dyn DatabaseDirectory> = Some(&oware::directory::ScoreFiles);
+
     /// Oware with the rules and database of `options`.
     fn from_options(options: &GameOptions) -> Result<Self, GameError> {
         let rules: Option<oware::Rules> =
@@ -397,6 +435,8 @@ impl BuiltinGame for Chess {
         database: DatabaseKind::Directory,
     };
 
+    const DATABASES: Option<&'static dyn DatabaseDirectory> = Some(&chess::directory::EndgameTables);
+
     /// Chess with the tables of `options`' directory, if any.
     fn from_options(options: &GameOptions) -> Result<Self, GameError> {
         let Some(dir) = &options.database else { return Ok(Chess::new()) };
@@ -411,6 +451,34 @@ impl BuiltinGame for Chess {
     /// Counted as chess programs count: a finished game has no leaf below it.
     fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
         chess::perft(pos, depth)
+    }
+
+    fn describe_analysis(&self, pos: &Self::Position, analysis: &crate::analysis::Analysis) -> String {
+        chess::present::describe(self, pos, analysis)
+    }
+
+    fn analysis_json(&self, analysis: &crate::analysis::Analysis) -> serde_json::Value {
+        chess::present::json(analysis)
+    }
+
+    fn value_record(&self, text: &str, value: &crate::analysis::Value) -> String {
+        chess::present::record(text, value)
+    }
+
+    /// Positions beyond the tables (more pieces, castling rights) are searched; a position of a
+    /// table that is missing or damaged, or one that cannot arise, is refused.
+    fn check_database(&self, pos: &Self::Position) -> Result<(), String> {
+        use chess::tablebase::ProbeError;
+        match self.tables().map(|t| t.probe(pos)) {
+            Some(Err(
+                e @ (ProbeError::NotBuilt { .. } | ProbeError::Damaged(_) | ProbeError::KingsTouch),
+            )) => Err(e.to_string()),
+            _ => Ok(()),
+        }
+    }
+
+    fn forced_wins(&self, pos: &Self::Position, moves: u32) -> Option<crate::analysis::ForcedWins> {
+        Some(chess::present::forced_mates(self, pos, moves))
     }
 }
 

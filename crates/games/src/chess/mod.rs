@@ -19,6 +19,8 @@
 //! Tables hold no castling rights, and values are distances to mate without the 50-move rule, as
 //! in the Nalimov and Gaviota tables (see `docs/chess.md`).
 
+pub mod bench;
+pub mod directory;
 pub mod en_passant;
 pub mod evaluate;
 pub mod file;
@@ -28,6 +30,7 @@ pub mod leaving;
 pub mod mate;
 pub mod material;
 pub mod moves;
+pub mod present;
 pub mod san;
 pub mod tablebase;
 pub mod unmove;

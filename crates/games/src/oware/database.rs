@@ -318,6 +318,31 @@ impl Builder {
     }
 }
 
+impl gamegraph::dense::LayeredBuild for Builder {
+    type Layer = OwnedLayer;
+    type Error = DatabaseError;
+
+    fn next(&self) -> usize {
+        Builder::next(self)
+    }
+
+    fn layer(&self) -> OwnedLayer {
+        Builder::layer(self)
+    }
+
+    fn partial_path(&self) -> PathBuf {
+        Builder::partial_path(self)
+    }
+
+    fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {
+        Builder::finish(self, n)
+    }
+
+    fn reload(&mut self, n: usize) -> Result<(), DatabaseError> {
+        Builder::reload(self, n)
+    }
+}
+
 fn remove_partial_files(dir: &Path) -> Result<(), DatabaseError> {
     for entry in fs::read_dir(dir).map_err(io_error(dir))? {
         let entry = entry.map_err(io_error(dir))?;

@@ -15,9 +15,12 @@
 //! - [`rules`]: sowing, captures, legality, forwards and backwards;
 //! - [`rank`]: the published dense index of the boards with `n` stones;
 //! - [`layer`]: one stone count solved by the core retrograde kernel;
-//! - [`database`]: the score files on disk, built by stone count, verified and read back.
+//! - [`database`]: the score files on disk, built by stone count, verified and read back;
+//! - [`directory`]: the score files behind [`crate::databases::DatabaseDirectory`], built on
+//!   one machine or over a cluster.
 
 pub mod database;
+pub mod directory;
 pub mod layer;
 pub mod rank;
 pub mod rules;

@@ -1,0 +1,338 @@
+//! The chess endgame tables as a [`DatabaseDirectory`]: built table by table in dependency
+//! order, verified, counted and opened, each with a report.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::material::{parse_tables, Material};
+use super::tablebase::{
+    build as build_tables, table_stats, verify_table, BuildObserver, LoadedTables, Mismatch,
+};
+use super::tablebase::{TableEntry, TableStats, Tablebase};
+use super::Dtm;
+use crate::databases::{
+    report, BuildRequest, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
+};
+use crate::registry::{GameError, GameOption, OptionKind};
+
+/// The endgame tables of up to five pieces, one file a material.
+pub struct EndgameTables;
+
+/// One table built.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableBuilt {
+    /// Its material (`KQvKR`).
+    pub material: String,
+    /// Its entries.
+    pub entries: u64,
+    /// Seconds it took, its file written.
+    pub seconds: f64,
+    /// Bytes of its file.
+    pub bytes: u64,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BuildReport {
+    /// The directory.
+    pub db: String,
+    /// The tables built now, in order.
+    pub built: Vec<TableBuilt>,
+    /// Tables the directory holds now.
+    pub tables: usize,
+    /// Seconds in all.
+    pub seconds: f64,
+    /// Bytes of the directory's tables of 3, 4 and 5 pieces.
+    pub bytes_by_pieces: BytesByPieces,
+}
+
+/// Bytes of table files by number of pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BytesByPieces {
+    /// Tables of 3 pieces.
+    #[serde(rename = "3")]
+    pub three: u64,
+    /// Tables of 4 pieces.
+    #[serde(rename = "4")]
+    pub four: u64,
+    /// Tables of 5 pieces.
+    #[serde(rename = "5")]
+    pub five: u64,
+}
+
+impl BytesByPieces {
+    /// The bytes of `tables`' files.
+    pub fn of(tables: &Tablebase) -> Self {
+        let bytes = tables.bytes_by_pieces();
+        Self { three: bytes[3], four: bytes[4], five: bytes[5] }
+    }
+
+    /// Bytes in all.
+    pub fn total(&self) -> u64 {
+        self.three + self.four + self.five
+    }
+}
+
+impl fmt::Display for BuildReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: built {} tables in {:.1} s; the directory holds {} tables ({} bytes)",
+            self.db,
+            self.built.len(),
+            self.seconds,
+            self.tables,
+            self.bytes_by_pieces.total()
+        )
+    }
+}
+
+/// What a verification found, table by table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// Each table: its material, entries, and the positions whose stored value is not what
+    /// their moves give (the first few).
+    pub tables: Vec<TableVerified>,
+    /// Seconds in all.
+    pub seconds: f64,
+}
+
+/// The verification of one table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableVerified {
+    /// Its material.
+    pub material: String,
+    /// Its entries.
+    pub entries: u64,
+    /// Positions whose stored value differs from their moves' (the first few).
+    pub inconsistent: Vec<Mismatch>,
+}
+
+/// Positions of inconsistent values shown per table.
+const MISMATCHES_SHOWN: usize = 5;
+
+impl fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |d: Option<Dtm>| d.map_or("no position".to_string(), |d| d.to_string());
+        for t in &self.tables {
+            writeln!(f, "{:>8}: {} entries, {} inconsistent", t.material, t.entries, t.inconsistent.len())?;
+            for m in &t.inconsistent {
+                writeln!(
+                    f,
+                    "    {}: stored {}, its moves give {}",
+                    m.fen,
+                    shown(m.stored),
+                    shown(m.expected)
+                )?;
+            }
+        }
+        write!(f, "verified {} tables in {:.1} s", self.tables.len(), self.seconds)
+    }
+}
+
+impl Report for VerifyReport {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a report serialises")
+    }
+
+    fn failure(&self) -> Option<String> {
+        let wrong = self.tables.iter().any(|t| !t.inconsistent.is_empty());
+        wrong.then(|| "stored values differ from what their moves give".to_string())
+    }
+}
+
+/// Counts of every table, by side to move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatsReport {
+    /// The directory.
+    pub db: String,
+    /// One entry a table.
+    pub tables: Vec<TableStats>,
+}
+
+impl fmt::Display for StatsReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |f: &mut fmt::Formatter<'_>, cells: [&str; 8]| {
+            writeln!(
+                f,
+                "{:>8} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}  {}",
+                cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7]
+            )
+        };
+        row(f, ["table", "side", "positions", "wins", "draws", "losses", "longest", "a longest mate"])?;
+        for t in &self.tables {
+            for (side, s) in ["white", "black"].iter().zip(&t.sides) {
+                let longest = s.longest.map_or("-".to_string(), |n| n.to_string());
+                let numbers = [s.positions, s.wins, s.draws, s.losses].map(|n| n.to_string());
+                row(
+                    f,
+                    [
+                        &t.material,
+                        side,
+                        &numbers[0],
+                        &numbers[1],
+                        &numbers[2],
+                        &numbers[3],
+                        &longest,
+                        s.longest_fen.as_deref().unwrap_or(""),
+                    ],
+                )?;
+            }
+        }
+        write!(f, "(positions over all placements, no symmetry folded; longest mate in plies)")
+    }
+}
+
+report!(BuildReport, StatsReport);
+
+/// The options `build chess` takes.
+const BUILD_OPTIONS: &[(&str, GameOption)] = &[(
+    "tables",
+    GameOption {
+        help: "the tables to build, with those their captures and promotions lead to: a material \
+               (KQvKR), a comma-separated list, or 3, 4 or 5 for every table of up to that many pieces",
+        kind: OptionKind::Text,
+        default: "",
+    },
+)];
+
+impl DatabaseDirectory for EndgameTables {
+    fn describe(&self) -> &'static str {
+        "chess endgame tables"
+    }
+
+    fn build_options(&self) -> &'static [(&'static str, GameOption)] {
+        BUILD_OPTIONS
+    }
+
+    fn build(
+        &self,
+        dir: &Path,
+        request: &BuildRequest<'_>,
+        progress: &dyn Progress,
+    ) -> Result<Option<Box<dyn Report>>, DirectoryError> {
+        if request.cluster.is_some() {
+            return Err(GameError::BadOptions("chess tables are built on one machine".into()).into());
+        }
+        let spec = request.options.get("tables").unwrap_or_default();
+        let targets = parse_tables(spec).map_err(super::tablebase::TablebaseError::from)?;
+        Ok(Some(Box::new(build(dir, &targets, progress)?)))
+    }
+
+    fn verify(
+        &self,
+        dir: &Path,
+        _: &VerifyRequest,
+        progress: &dyn Progress,
+    ) -> Result<Box<dyn Report>, DirectoryError> {
+        Ok(Box::new(verify(dir, progress)?))
+    }
+
+    fn stats(&self, dir: &Path) -> Result<Box<dyn Report>, DirectoryError> {
+        let tables = Tablebase::open(dir)?;
+        let mut all = Vec::new();
+        for entry in tables.entries() {
+            let material: Material =
+                entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
+            let file = &tables.table(material)?.file;
+            all.push(table_stats(material, &file.all().map_err(super::tablebase::TablebaseError::from)?));
+        }
+        Ok(Box::new(StatsReport { db: dir.display().to_string(), tables: all }))
+    }
+
+    fn check(&self, dir: &Path) -> Result<(), DirectoryError> {
+        Tablebase::shared(dir)?;
+        Ok(())
+    }
+}
+
+/// Builds the tables `targets` need, themselves included, into `dir`, keeping those already
+/// complete there.
+pub fn build(
+    dir: &Path,
+    targets: &[Material],
+    progress: &dyn Progress,
+) -> Result<BuildReport, DirectoryError> {
+    let started = Instant::now();
+    let observer = Tables { progress, built: Mutex::new(Vec::new()) };
+    let manifest = build_tables(dir, targets, &observer)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let tables = Tablebase::open(dir)?;
+    Ok(BuildReport {
+        db: dir.display().to_string(),
+        built: observer.built.into_inner().expect("not poisoned"),
+        tables: manifest.tables.len(),
+        seconds,
+        bytes_by_pieces: BytesByPieces::of(&tables),
+    })
+}
+
+/// Every entry of every table of `dir` against its children's.
+pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, DirectoryError> {
+    let tables = Tablebase::open(dir)?;
+    let started = Instant::now();
+    let mut loaded = LoadedTables::new();
+    let mut verified = Vec::new();
+    for entry in tables.entries() {
+        let material: Material = entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
+        progress.started(&entry.material, 0);
+        let entries = tables.table(material)?.file.all().map_err(super::tablebase::TablebaseError::from)?;
+        // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
+        // does not fit in memory whole.
+        let needed = material.successors();
+        loaded.retain(|m| needed.contains(&m));
+        for m in needed {
+            if !loaded.contains(m) {
+                loaded
+                    .insert(m, tables.table(m)?.file.all().map_err(super::tablebase::TablebaseError::from)?);
+            }
+        }
+        let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);
+        progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
+        verified.push(TableVerified {
+            material: entry.material.clone(),
+            entries: entries.len() as u64,
+            inconsistent,
+        });
+        loaded.insert(material, entries);
+    }
+    Ok(VerifyReport { tables: verified, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Reports each table to a [`Progress`] and keeps what each took.
+struct Tables<'a> {
+    progress: &'a dyn Progress,
+    built: Mutex<Vec<TableBuilt>>,
+}
+
+impl BuildObserver for Tables<'_> {
+    fn skipped(&self, material: Material) {
+        self.progress.finished(&format!("{material:>8}: already built"));
+    }
+
+    fn started(&self, material: Material, units: u64) {
+        self.progress.started(&material.to_string(), units);
+    }
+
+    fn advanced(&self, units: u64) {
+        self.progress.advanced(units);
+    }
+
+    fn finished(&self, material: Material, seconds: f64, entry: &TableEntry) {
+        self.progress.finished(&format!(
+            "{material:>8}: {:>11} entries in {seconds:>7.2} s, {:>10} bytes",
+            entry.entries, entry.bytes
+        ));
+        let built = TableBuilt {
+            material: material.to_string(),
+            entries: entry.entries,
+            seconds,
+            bytes: entry.bytes,
+        };
+        self.built.lock().expect("not poisoned").push(built);
+    }
+}

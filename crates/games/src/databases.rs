@@ -1,0 +1,148 @@
+//! Directories of endgame databases (Awari score files, chess tables) behind one trait, so that
+//! every front end builds, checks, counts and opens them the same way, and finds them through a
+//! game's registry entry ([`crate::registry::databases`]) instead of by the game's name.
+//!
+//! A game whose [`crate::DatabaseKind`] is `Directory` implements [`DatabaseDirectory`]. Its
+//! methods return a [`Report`]: text for a terminal and JSON for programs (`--json`, the web
+//! page, Python), both from the same value. Long work reports to a [`Progress`].
+
+use std::fmt;
+use std::path::Path;
+
+use gamegraph_cluster::Cluster;
+
+use crate::registry::{check_options, GameError, GameOption, GameOptions};
+
+/// Reports long work as it goes: each piece of work (a stone count, a table) starts with the
+/// units it counts, advances, and ends with one line that says what it did. Front ends draw a
+/// progress bar from it; [`Silent`] shows nothing.
+pub trait Progress: Sync {
+    /// A piece of work called `what` starts; it counts `units` units.
+    fn started(&self, what: &str, units: u64);
+    /// `units` more units are done.
+    fn advanced(&self, units: u64);
+    /// The piece of work that started last is done, or one was found done already: `line`
+    /// says what it did.
+    fn finished(&self, line: &str);
+}
+
+/// Shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn started(&self, _: &str, _: u64) {}
+    fn advanced(&self, _: u64) {}
+    fn finished(&self, _: &str) {}
+}
+
+/// What a database operation found: its text for a terminal (`Display`, one line a fact) and its
+/// JSON for programs.
+pub trait Report: fmt::Display + Send {
+    /// The same facts as JSON.
+    fn to_json(&self) -> serde_json::Value;
+
+    /// What makes the operation a failure though it ran to the end (a verification that found
+    /// wrong values), if anything.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What `build` is asked to do.
+pub struct BuildRequest<'a> {
+    /// The game's options (its rule variant) and the build's own options
+    /// ([`DatabaseDirectory::build_options`]), by name.
+    pub options: &'a GameOptions,
+    /// Where the build runs: on the workers of a cluster (every process runs the same build
+    /// into a directory they share), or on this machine's cores (`None`).
+    pub cluster: Option<&'a Cluster>,
+}
+
+/// What `verify` is asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifyRequest {
+    /// Check about this many positions of each part of the database instead of all of them,
+    /// where the database can (Awari checks every stone count this way; chess tables are always
+    /// checked whole).
+    pub sample: Option<u64>,
+}
+
+/// Why a database operation failed: a file, the options, or the cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum DirectoryError {
+    /// An Awari database.
+    #[error(transparent)]
+    Oware(#[from] crate::oware::database::DatabaseError),
+    /// Chess tables.
+    #[error(transparent)]
+    Chess(#[from] crate::chess::tablebase::TablebaseError),
+    /// A chess position the tables should hold.
+    #[error(transparent)]
+    Probe(#[from] crate::chess::tablebase::ProbeError),
+    /// The options do not fit.
+    #[error(transparent)]
+    Options(#[from] GameError),
+    /// The cluster failed.
+    #[error(transparent)]
+    Cluster(#[from] gamegraph_cluster::ClusterError),
+}
+
+/// A game's directory of endgame databases: built by parts in dependency order (resuming at
+/// the first part not complete), checked, counted and opened.
+pub trait DatabaseDirectory: Sync {
+    /// What the databases are called in messages ("Oware score files", "chess endgame tables").
+    fn describe(&self) -> &'static str;
+
+    /// The options `build` takes beside the game's own, by name.
+    fn build_options(&self) -> &'static [(&'static str, GameOption)];
+
+    /// Builds (or completes) the databases `request` asks for in `dir`. On a cluster, process 0
+    /// gets the report and the other processes `None`.
+    fn build(
+        &self,
+        dir: &Path,
+        request: &BuildRequest<'_>,
+        progress: &dyn Progress,
+    ) -> Result<Option<Box<dyn Report>>, DirectoryError>;
+
+    /// Checks the files against their checksums and the stored values against their moves.
+    fn verify(
+        &self,
+        dir: &Path,
+        request: &VerifyRequest,
+        progress: &dyn Progress,
+    ) -> Result<Box<dyn Report>, DirectoryError>;
+
+    /// Counts of won, drawn and lost positions, part by part.
+    fn stats(&self, dir: &Path) -> Result<Box<dyn Report>, DirectoryError>;
+
+    /// Opens the directory as a reader would, so that a front end that serves it refuses a bad
+    /// one at once rather than at its first question.
+    fn check(&self, dir: &Path) -> Result<(), DirectoryError>;
+
+    /// Refuses options `build` does not take and values of the wrong type, and says which
+    /// required one is missing (an option whose default is empty must be given).
+    fn check_build(&self, game: &str, options: &GameOptions) -> Result<(), GameError> {
+        check_options(game, self.build_options(), options)?;
+        for (name, option) in self.build_options() {
+            if option.default.is_empty() && options.get(name).is_none() {
+                return Err(GameError::BadOptions(format!("build {game} needs {name}: {}", option.help)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Implements [`Report`] for a type that is [`serde::Serialize`] and `Display`.
+macro_rules! report {
+    ($($kind:ty),* $(,)?) => {
+        $(
+            impl $crate::databases::Report for $kind {
+                fn to_json(&self) -> serde_json::Value {
+                    serde_json::to_value(self).expect("a report serialises")
+                }
+            }
+        )*
+    };
+}
+pub(crate) use report;
