@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use gamegraph::engine::{Engine, EngineSettings};
 use gamegraph::{ExactHints, PositionKey};
-use gamegraph_games::GameOptions;
+use gamegraph_games::{GameOption, GameOptions, OptionKind, GAMES};
 
 /// Output format shared by the commands.
 #[derive(Args, Debug, Clone, Copy)]
@@ -68,23 +68,16 @@ impl ClusterArgs {
 }
 
 /// The game, its options and the exploration limit shared by solve, build, play and search.
-/// Which options a game takes is in its registry entry ('gamegraph games').
+/// The options are those of the games' registry entries ('gamegraph games'), one flag each.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
     /// The game: see 'gamegraph games'.
     pub game: String,
-    /// Board width, for games that have one (Connect 4: 7).
-    #[arg(long)]
-    pub width: Option<u32>,
-    /// Board height, for games that have one (Connect 4: 6).
-    #[arg(long)]
-    pub height: Option<u32>,
-    /// Rule variant, for games that have several (Oware: vu, the default, or abapa).
-    #[arg(long)]
-    pub rules: Option<String>,
+    #[command(flatten)]
+    pub options: EntryOptions<GameOptionList>,
     /// A database to read values from: the file written by 'build --out' (games solved whole)
-    /// or the directory written by 'build oware --db DIR' (score files) or 'build chess --db DIR'
-    /// (endgame tables).
+    /// or the directory written by 'build GAME --db DIR' (Oware score files, chess endgame
+    /// tables).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Stop with an error when more positions than this are reachable (retrograde games).
@@ -95,18 +88,125 @@ pub struct GameArgs {
 impl GameArgs {
     /// The options given, by the names of the registry.
     pub fn options(&self) -> GameOptions {
-        let mut options = GameOptions::default();
-        if let Some(width) = self.width {
-            options.set("width", width);
-        }
-        if let Some(height) = self.height {
-            options.set("height", height);
-        }
-        if let Some(rules) = &self.rules {
-            options.set("rules", rules);
-        }
+        let mut options = self.options.given();
         options.database = self.db.clone();
         options
+    }
+}
+
+/// One option as a flag: its name, what it is, and the games that take it with its default
+/// there.
+pub type FlagOption = (&'static str, &'static GameOption, Vec<(&'static str, &'static str)>);
+
+/// Where a list of options comes from: every game's, or every database build's.
+pub trait OptionList: Clone + std::fmt::Debug + Send + Sync + 'static {
+    /// Each option: its name, what it is, and the games that take it with its default there.
+    fn options() -> Vec<FlagOption>;
+}
+
+/// The options of the games' registry entries.
+#[derive(Debug, Clone)]
+pub struct GameOptionList;
+
+impl OptionList for GameOptionList {
+    fn options() -> Vec<FlagOption> {
+        gather(GAMES.iter().map(|g| (g.name, g.options)))
+    }
+}
+
+/// The options of the games' database builds ('build GAME --db DIR').
+#[derive(Debug, Clone)]
+pub struct BuildOptionList;
+
+impl OptionList for BuildOptionList {
+    fn options() -> Vec<FlagOption> {
+        gather(GAMES.iter().filter_map(|g| Some((g.name, gamegraph_games::databases(g)?.build_options()))))
+    }
+}
+
+/// The options of `owners` by name, each with the owners that take it and their defaults.
+fn gather(
+    owners: impl Iterator<Item = (&'static str, &'static [(&'static str, GameOption)])>,
+) -> Vec<FlagOption> {
+    let mut all: Vec<FlagOption> = Vec::new();
+    for (owner, options) in owners {
+        for (name, option) in options {
+            match all.iter_mut().find(|(n, ..)| n == name) {
+                Some((.., owners)) => owners.push((owner, option.default)),
+                None => all.push((name, option, vec![(owner, option.default)])),
+            }
+        }
+    }
+    all
+}
+
+/// One command-line flag for each option of a list (`--width 7`), its help made from the
+/// registry: a new game's option needs no change here. The values are checked by the
+/// library against the game's entry (the same checks and words as the web page's query
+/// parameters).
+#[derive(Debug, Clone, Default)]
+pub struct EntryOptions<L> {
+    values: Vec<(&'static str, String)>,
+    list: std::marker::PhantomData<L>,
+}
+
+impl<L> EntryOptions<L> {
+    /// The options given, by name.
+    pub fn given(&self) -> GameOptions {
+        let mut options = GameOptions::default();
+        for (name, value) in &self.values {
+            options.set(name, value);
+        }
+        options
+    }
+
+    /// The value given for `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+impl<L: OptionList> clap::FromArgMatches for EntryOptions<L> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut values = Vec::new();
+        for (name, ..) in L::options() {
+            if let Some(value) = matches.get_one::<String>(name) {
+                values.push((name, value.clone()));
+            }
+        }
+        Ok(Self { values, list: std::marker::PhantomData })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl<L: OptionList> Args for EntryOptions<L> {
+    fn augment_args(mut command: clap::Command) -> clap::Command {
+        for (name, option, owners) in L::options() {
+            let owners: Vec<String> = owners
+                .iter()
+                .map(|(game, default)| match *default {
+                    "" => game.to_string(),
+                    default => format!("{game}: {default}"),
+                })
+                .collect();
+            let value_name = match option.kind {
+                OptionKind::Integer { .. } => "N",
+                OptionKind::Choice { .. } => "CHOICE",
+                OptionKind::Text => "SPEC",
+            };
+            let help =
+                format!("{}{} ({})", option.help[..1].to_uppercase(), &option.help[1..], owners.join("; "));
+            command = command.arg(clap::Arg::new(name).long(name).value_name(value_name).help(help));
+        }
+        command
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
     }
 }
 

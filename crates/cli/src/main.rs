@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench, build, chess, games, graph, oware, perft, play, search, serve, solve, tree, uci};
+use commands::{bench, build, games, graph, perft, play, search, serve, solve, stats, tree, uci, verify};
 
 /// Solve two-player, perfect-information games: game trees with minimax and alpha-beta, game
 /// graphs by retrograde analysis (win / lose / draw, stakes, minimax values, cycles included),
@@ -37,14 +37,14 @@ enum Command {
     /// Value of one position of a built-in game, with the value of every move.
     Solve(solve::SolveArgs),
     /// Strongly solve a built-in game (every reachable position) and optionally save the database;
-    /// for Oware, build the endgame databases by stone count; for chess, the endgame tables.
+    /// for a game with a database directory, build it (Oware by stone count, chess tables).
     Build(build::BuildArgs),
-    /// Check an Oware database or chess tables: checksums, and stored values against their
-    /// children's.
-    Verify(oware::VerifyArgs),
-    /// Win / draw / loss counts of an Oware database (by stone count) or of chess tables (by table
-    /// and side to move, with the longest mate).
-    Stats(oware::StatsArgs),
+    /// Check a game's database directory (Oware, chess): checksums, and stored values against
+    /// their children's.
+    Verify(verify::VerifyArgs),
+    /// Win / draw / loss counts of a game's database directory (Oware by stone count, chess by
+    /// table and side to move, with the longest mate).
+    Stats(stats::StatsArgs),
     /// Play a built-in game in the terminal against the engine: perfect play where the game is
     /// solved (whole, by a database, or by an exact search in time), a limited search elsewhere.
     Play(play::PlayArgs),
@@ -71,10 +71,8 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Build(args) => build::run(&args),
-        Command::Verify(args) if chess::is_chess(&args.game) => chess::verify(&args.db),
-        Command::Verify(args) => oware::verify(&args),
-        Command::Stats(args) if chess::is_chess(&args.game) => chess::stats(&args.db, args.output.json),
-        Command::Stats(args) => oware::stats(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Stats(args) => stats::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Perft(args) => perft::run(&args),

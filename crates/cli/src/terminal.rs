@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gamegraph::{Notation, Outcome};
-use gamegraph_games::GameVisitor;
+use gamegraph_games::databases::{Progress, Report};
+use gamegraph_games::{DatabaseDirectory, GameVisitor};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::GameArgs;
 
@@ -216,6 +218,81 @@ pub fn read_move<G: Notation>(
                 )
             }
             Err(e) => say!("'{text}' is not a legal move: {}", e.message),
+        }
+    }
+}
+
+/// The database directory of the game called `name`, for `command`; an error naming the games
+/// that have one when it has none.
+pub fn database_directory(name: &str, command: &str) -> Result<&'static dyn DatabaseDirectory> {
+    let entry = gamegraph_games::entry(name)?;
+    gamegraph_games::databases(entry).ok_or_else(|| {
+        let with: Vec<&str> = gamegraph_games::GAMES
+            .iter()
+            .filter(|g| gamegraph_games::databases(g).is_some())
+            .map(|g| g.name)
+            .collect();
+        anyhow::anyhow!(
+            "{command} works on database directories; {} has none (games with one: {})",
+            entry.name,
+            with.join(", ")
+        )
+    })
+}
+
+/// Prints a report as text, or as pretty JSON with `json`.
+pub fn print_report(report: &dyn Report, json: bool) -> Result<()> {
+    if json {
+        return print_json(&report.to_json());
+    }
+    write_line(format_args!("{report}"))
+}
+
+/// Long work on standard error: a progress bar for each piece of work (with its time left),
+/// and the line that says what each did.
+pub struct Bars {
+    bar: std::sync::Mutex<Option<ProgressBar>>,
+    /// Whether the lines are printed (the bars show on a terminal only, whatever this says).
+    lines: bool,
+}
+
+impl Bars {
+    /// Bars and lines, or nothing at all when `quiet`.
+    pub fn new(quiet: bool) -> Self {
+        Self { bar: std::sync::Mutex::new(None), lines: !quiet }
+    }
+
+    /// Bars only: the report printed at the end says what each piece of work did.
+    pub fn bars_only() -> Self {
+        Self { bar: std::sync::Mutex::new(None), lines: false }
+    }
+}
+
+impl Progress for Bars {
+    fn started(&self, what: &str, units: u64) {
+        let style = ProgressStyle::with_template(
+            "{msg:>10} [{bar:30}] {percent:>3}%  {per_sec:>16}  {elapsed_precise} elapsed, {eta} left",
+        )
+        .expect("a valid template")
+        .progress_chars("=> ");
+        let bar = ProgressBar::new(units).with_style(style).with_message(what.to_string());
+        if let Some(old) = self.bar.lock().expect("not poisoned").replace(bar) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advanced(&self, units: u64) {
+        if let Some(bar) = &*self.bar.lock().expect("not poisoned") {
+            bar.inc(units);
+        }
+    }
+
+    fn finished(&self, line: &str) {
+        if let Some(bar) = self.bar.lock().expect("not poisoned").take() {
+            bar.finish_and_clear();
+        }
+        if self.lines {
+            eprintln!("{line}");
         }
     }
 }

@@ -56,11 +56,11 @@ pub struct ServerConfig {
     pub cheap_queue: usize,
 }
 
-impl ServerConfig {
-    /// The default limits, with Oware values from `database` if given.
-    pub fn new(database: Option<PathBuf>) -> Self {
+impl Default for ServerConfig {
+    /// The default limits, and no database.
+    fn default() -> Self {
         Self {
-            databases: database.into_iter().map(|d| ("oware".to_string(), d)).collect(),
+            databases: Default::default(),
             searches: CONCURRENT_SEARCHES,
             cheap: CONCURRENT_CHEAP,
             search_queue: SEARCH_QUEUE,

@@ -80,7 +80,7 @@ fn chess_analysis_reads_the_endgame_tables() {
     let krk: gamegraph_games::chess::Material = "KRvK".parse().unwrap();
     gamegraph_games::chess::tablebase::build(dir.path(), &[krk], &gamegraph_games::chess::tablebase::Silent)
         .unwrap();
-    let config = gamegraph_web::ServerConfig::new(None).with_database("chess", dir.path().to_path_buf());
+    let config = gamegraph_web::ServerConfig::default().with_database("chess", dir.path().to_path_buf());
     let addr = common::start_server_with(config);
     let fen = encode("8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
     let a = get(addr, &format!("/api/chess/analyze?position={fen}"));
@@ -234,7 +234,7 @@ fn get_with_headers(addr: std::net::SocketAddr, path: &str) -> (String, String) 
 /// cheap request (a solved game) is answered while the searches still run.
 #[test]
 fn a_full_queue_answers_503_and_cheap_requests_do_not_wait() {
-    let mut config = gamegraph_web::ServerConfig::new(None);
+    let mut config = gamegraph_web::ServerConfig::default();
     (config.searches, config.search_queue) = (1, 1);
     let addr = common::start_server_with(config);
     let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

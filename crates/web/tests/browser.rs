@@ -262,7 +262,7 @@ fn listed_moves(browser: &Browser) -> Vec<(String, String, String)> {
 fn the_page_plays_chess_endgames_from_the_tables() {
     let tables = tempfile::tempdir().unwrap();
     tablebase::build(tables.path(), &["KRvK".parse().unwrap()], &Silent).unwrap();
-    let config = gamegraph_web::ServerConfig::new(None).with_database("chess", tables.path().to_path_buf());
+    let config = gamegraph_web::ServerConfig::default().with_database("chess", tables.path().to_path_buf());
     let server = start_server_with(config);
     let browser = Browser::start();
     browser.open(&format!("http://{server}/#play"));

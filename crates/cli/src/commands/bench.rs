@@ -17,8 +17,16 @@ use gamegraph_games::{records, Connect4};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
+use gamegraph::engine::EngineSettings;
+use gamegraph_games::chess::bench as chess_bench;
+use gamegraph_games::chess::material::Material;
+use gamegraph_games::chess::san::san;
+use gamegraph_games::chess::{parse_fen, Chess, Tablebase};
+use gamegraph_games::oware::directory::build as oware_build;
+use gamegraph_games::oware::{Database as OwareDatabase, Rules, MAX_STONES};
+
 use crate::args::{EngineArgs, JsonFlag};
-use crate::terminal::{print_json, read_text};
+use crate::terminal::{print_json, read_text, Bars};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -181,9 +189,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         BenchCommand::Graph(args) => graph(args),
         BenchCommand::Connect4(args) => connect4(args),
         BenchCommand::Ordering(args) => ordering(args),
-        BenchCommand::Oware(args) => crate::commands::oware::bench(args),
+        BenchCommand::Oware(args) => oware(args),
         BenchCommand::Othello(args) => othello(args),
-        BenchCommand::Chess(args) => crate::commands::chess::bench(args),
+        BenchCommand::Chess(args) => chess(args),
     }
 }
 
@@ -653,4 +661,229 @@ fn write_scored_obf(
 /// whether the selective pass made it.
 pub(crate) fn probe_json(p: &gamegraph::engine::Probe) -> serde_json::Value {
     json!({ "threshold": p.threshold, "result": p.result, "nodes": p.nodes, "selective": p.selective })
+}
+
+/// `bench chess`: perft on the standard positions, then every table of up to `pieces` pieces
+/// built from scratch in a temporary directory, then random probes of the files; with `db`,
+/// only probes of that directory's tables.
+fn chess(args: &BenchChessArgs) -> Result<()> {
+    let (pieces, perft_depth, probes, json) =
+        (usize::from(args.pieces), args.perft, args.probes, args.output.json);
+    if let Some(file) = args.epd.as_deref() {
+        return chess_suite(file, args);
+    }
+    if let Some(dir) = args.db.as_deref() {
+        let probe = chess_bench::probes(&Tablebase::open(dir)?, probes)?;
+        if json {
+            return print_json(&json!({ "probe_microseconds": probe }));
+        }
+        say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
+        return Ok(());
+    }
+    let perft = chess_bench::perft(perft_depth);
+    let search = chess_bench::search(args.search).map_err(anyhow::Error::msg)?;
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let targets = Material::all_up_to(pieces);
+    let built = gamegraph_games::chess::directory::build(dir.path(), &targets, &Bars::new(json))?;
+    let seconds = built.seconds;
+    let peak = peak_memory();
+    let tables = Tablebase::open(dir.path())?;
+    let bytes = tables.bytes_by_pieces();
+    let probe = chess_bench::probes(&tables, probes)?;
+    if json {
+        return print_json(&json!({
+            "perft": perft.iter().map(|(name, n, s)| json!({"position": name, "depth": perft_depth, "leaves": n, "seconds": s})).collect::<Vec<_>>(),
+            "search": search.iter().map(|(name, n, s)| json!({"position": name, "depth": args.search, "nodes": n, "seconds": s})).collect::<Vec<_>>(),
+            "tables": targets.len(),
+            "build_seconds": seconds,
+            "peak_memory_bytes": peak,
+            "bytes_by_pieces": {"3": bytes[3], "4": bytes[4], "5": bytes[5]},
+            "probe_microseconds": probe,
+        }));
+    }
+    for (name, leaves, s) in &perft {
+        say!(
+            "perft {perft_depth} {name:<10} {leaves:>12} leaves in {s:>6.2} s ({:.1} M leaves/s)",
+            *leaves as f64 / s / 1e6
+        );
+    }
+    for (name, nodes, s) in &search {
+        say!(
+            "search depth {} {name:<10} {nodes:>12} nodes in {s:>6.2} s ({:.2} M nodes/s, one thread)",
+            args.search,
+            *nodes as f64 / s / 1e6
+        );
+    }
+    say!("built the {} tables of 3 to {pieces} pieces in {seconds:.1} s (files written)", targets.len());
+    for (n, b) in bytes.iter().enumerate().filter(|(_, &b)| b > 0) {
+        say!("  {n} pieces: {b} bytes ({:.2} MiB)", *b as f64 / 1048576.0);
+    }
+    if let Some(bytes) = peak {
+        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+    }
+    say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
+    Ok(())
+}
+
+/// `bench chess --epd FILE`: a timed search of every position of a test suite, counting those
+/// where the engine's move is one the suite names (`bm`) and none it warns against (`am`).
+fn chess_suite(file: &std::path::Path, args: &BenchChessArgs) -> Result<()> {
+    let positions = gamegraph_games::records::epd_file(file, &read_text(file)?)?;
+    let game = match args.db.as_deref() {
+        Some(dir) => Chess::with_tables(Tablebase::shared(dir)?),
+        None => Chess::new(),
+    };
+    let settings = EngineSettings { threads: args.threads as usize, ..EngineSettings::default() };
+    let engine = gamegraph::engine::Engine::try_new(&game, settings)?;
+    let limits = gamegraph::engine::Limits {
+        time: Some(std::time::Duration::from_millis(args.movetime)),
+        ..Default::default()
+    };
+    let bar = if args.output.json { ProgressBar::hidden() } else { ProgressBar::new(positions.len() as u64) };
+    let (mut solved, mut nodes, mut seconds, mut failed) = (0, 0u64, 0.0, Vec::new());
+    for position in &positions {
+        let board = parse_fen(&position.fen)?;
+        engine.clear();
+        let report = engine.search(&board, limits);
+        let played = report.best.map_or_else(|| "(none)".to_string(), |m| san(&board, m));
+        nodes += report.stats.nodes;
+        seconds += report.elapsed.as_secs_f64();
+        if position.is_solved_by(&played) {
+            solved += 1;
+        } else {
+            let name = position.id.clone().unwrap_or_else(|| format!("line {}", position.line));
+            failed.push((name, played, position.best.join(" ")));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let total = positions.len();
+    if args.output.json {
+        return print_json(&json!({
+            "file": file.display().to_string(), "positions": total, "solved": solved,
+            "movetime_ms": args.movetime, "threads": args.threads, "nodes": nodes, "seconds": seconds,
+            "failed": failed.iter().map(|(id, played, best)| json!({"id": id, "played": played, "best": best})).collect::<Vec<_>>(),
+        }));
+    }
+    for (id, played, best) in &failed {
+        say!("{id}: played {played}, expected {best}");
+    }
+    say!(
+        "{}: solved {solved} of {total} at {} ms a position, {} thread(s) ({:.2} M nodes/s)",
+        file.display(),
+        args.movetime,
+        args.threads,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// `bench oware`: builds a database from scratch in a temporary directory and reports the
+/// throughput of each stone count.
+fn oware(args: &BenchOwareArgs) -> Result<()> {
+    let rules: Rules = args.rules.parse().map_err(anyhow::Error::msg)?;
+    if args.stones > MAX_STONES {
+        bail!("--stones {}: the databases go up to {MAX_STONES}", args.stones);
+    }
+    let cluster = args.cluster.cluster()?;
+    let temporary;
+    let dir = match (&args.db, &cluster) {
+        (Some(dir), _) => {
+            if dir.join("manifest.json").exists() {
+                bail!("{} already holds a database: bench oware builds from scratch", dir.display());
+            }
+            dir.as_path()
+        }
+        (None, Some(c)) if !c.hosts.is_empty() => {
+            bail!("bench oware --hostfile needs --db DIR, a directory every process shares")
+        }
+        (None, _) => {
+            temporary = tempfile::tempdir().context("cannot create a temporary directory")?;
+            temporary.path()
+        }
+    };
+    if let Some(cluster) = cluster {
+        return oware_on_cluster(dir, rules, args, &cluster);
+    }
+    let report = oware_build(dir, rules, args.stones, None, &Bars::new(false))?.expect("one machine reports");
+    let seconds = report.seconds;
+    let built: Vec<(usize, u64, f64)> =
+        report.layers.iter().map(|l| (l.stones, l.positions, l.seconds)).collect();
+    let positions: u64 = built.iter().map(|b| b.1).sum();
+    let peak = peak_memory();
+    if args.output.json {
+        let layers: Vec<_> = built
+            .iter()
+            .map(|&(n, p, s)| json!({"stones": n, "positions": p, "seconds": s, "positions_per_second": p as f64 / s.max(1e-9)}))
+            .collect();
+        return print_json(&json!({
+            "rules": rules.name(),
+            "layers": layers,
+            "positions": positions,
+            "seconds": seconds,
+            "positions_per_second": positions as f64 / seconds,
+            "peak_memory_bytes": peak,
+        }));
+    }
+    say!("{:>6} {:>12} {:>9} {:>14}", "stones", "positions", "seconds", "M positions/s");
+    for (n, p, s) in built {
+        say!("{n:>6} {p:>12} {s:>9.2} {:>14.2}", p as f64 / s.max(1e-9) / 1e6);
+    }
+    say!(
+        "{} rules, 0 to {} stones: {positions} positions in {seconds:.1} s ({:.2} M positions/s), files written included",
+        rules,
+        args.stones,
+        positions as f64 / seconds / 1e6
+    );
+    if let Some(bytes) = peak {
+        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+    }
+    Ok(())
+}
+
+/// `bench oware` on the workers of `cluster`: every process prints its wall time, the kernel
+/// messages it sent to other workers and its peak memory; process 0 also the positions solved.
+fn oware_on_cluster(
+    dir: &std::path::Path,
+    rules: Rules,
+    args: &BenchOwareArgs,
+    cluster: &gamegraph_cluster::Cluster,
+) -> Result<()> {
+    let started = Instant::now();
+    let report = oware_build(dir, rules, args.stones, Some(cluster), &Bars::new(false))?;
+    let seconds = started.elapsed().as_secs_f64();
+    let sent = gamegraph_cluster::kernel::messages_sent_elsewhere() * 8;
+    let peak = peak_memory();
+    // Only process 0 has the report, once every stone count is in the directory.
+    let positions: Option<u64> = match report {
+        Some(_) => Some(OwareDatabase::open(dir)?.stats().iter().map(|s| s.positions).sum()),
+        None => None,
+    };
+    if args.output.json {
+        return print_json(&json!({
+            "rules": rules.name(),
+            "stones": args.stones,
+            "process": cluster.process,
+            "processes": cluster.hosts.len().max(1),
+            "workers": cluster.workers,
+            "seconds": seconds,
+            "positions": positions,
+            "bytes_sent": sent,
+            "peak_memory_bytes": peak,
+        }));
+    }
+    let of = |bytes: u64| bytes as f64 / 1048576.0;
+    say!(
+        "process {} of {} ({} workers): 0 to {} stones in {seconds:.1} s, {:.1} MiB of kernel messages sent to other workers, peak memory {}",
+        cluster.process,
+        cluster.hosts.len().max(1),
+        cluster.workers,
+        args.stones,
+        of(sent),
+        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", of(b)))
+    );
+    if let Some(positions) = positions {
+        say!("{positions} positions, {:.2} M positions/s", positions as f64 / seconds / 1e6);
+    }
+    Ok(())
 }

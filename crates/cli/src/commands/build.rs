@@ -1,5 +1,6 @@
 //! `gamegraph build`: strongly solve a built-in game (every position reachable from the start)
-//! and write the database; for games with endgame databases, build them by stone count.
+//! and write the database; for games with a directory of endgame databases, build it through
+//! the game's registry entry.
 
 use std::time::Instant;
 
@@ -7,12 +8,15 @@ use anyhow::{bail, Result};
 use gamegraph::database::{Database, Entry};
 use gamegraph::{ExploredGame, Outcome};
 use gamegraph_games::analysis::MODEL;
-use gamegraph_games::{BuiltinGame, DatabaseKind, GameVisitor};
+use gamegraph_games::databases::BuildRequest;
+use gamegraph_games::{BuiltinGame, DatabaseDirectory, GameEntry, GameVisitor};
 use serde_json::json;
 use std::path::PathBuf;
 
-use crate::args::{GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, with_game, write_atomically};
+use crate::args::{BuildOptionList, EntryOptions, GameArgs, JsonFlag};
+use crate::terminal::{
+    describe, position_or_start, print_json, print_report, with_game, write_atomically, Bars,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -24,16 +28,12 @@ pub struct BuildArgs {
     /// Write the database here (atomically: a complete file or none).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Oware: build every stone count from 0 to this one (into --db DIR, resuming a killed build).
-    #[arg(long, value_name = "N")]
-    pub stones: Option<usize>,
-    /// Chess: the endgame tables to build into --db DIR, with those their captures and
-    /// promotions lead to: a material (KQvKR), a comma-separated list, or 3, 4 or 5 for every
-    /// table of up to that many pieces. A killed build resumes at the first table not complete.
-    #[arg(long, value_name = "SPEC")]
-    pub tables: Option<String>,
-    /// Oware: build on timely dataflow workers, or on every process of a host file sharing
-    /// the --db directory (the same files as one process).
+    /// What to build into --db DIR, for games with a database directory (a killed build
+    /// resumes at the first part not complete).
+    #[command(flatten)]
+    pub build: EntryOptions<BuildOptionList>,
+    /// Build on timely dataflow workers, or on every process of a host file sharing the --db
+    /// directory (the same files as one process), where the game's databases allow it (Oware).
     #[command(flatten)]
     pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
@@ -42,35 +42,48 @@ pub struct BuildArgs {
 
 pub fn run(args: &BuildArgs) -> Result<()> {
     let entry = gamegraph_games::entry(&args.game.game)?;
+    if let Some(databases) = gamegraph_games::databases(entry) {
+        return build_directory(entry, databases, args);
+    }
     let on_cluster = args.cluster.hostfile.is_some() || args.cluster.workers.is_some();
-    if on_cluster
-        && (entry.database != DatabaseKind::Directory || crate::commands::chess::is_chess(&args.game.game))
-    {
-        bail!("--hostfile and --workers build Oware databases; {} is built on one machine", args.game.game);
+    if on_cluster {
+        bail!("--hostfile and --workers build database directories; {} is built on one machine", entry.name);
     }
-    if crate::commands::chess::is_chess(&args.game.game) {
-        if args.out.is_some() || args.from.is_some() || args.stones.is_some() {
-            bail!("build chess takes --tables and --db, not --out, --from or --stones");
-        }
-        return crate::commands::chess::build(
-            args.tables.as_deref(),
-            args.game.db.as_deref(),
-            args.output.json,
-        );
-    }
-    if args.tables.is_some() {
-        bail!("--tables is for chess endgame tables; {} has none", args.game.game);
-    }
-    if entry.database == DatabaseKind::Directory {
-        return crate::commands::oware::build(args);
-    }
-    if args.stones.is_some() {
-        bail!("--stones is for Oware databases; {} is solved whole", args.game.game);
+    if let Some((name, _)) = args.build.given().iter().next() {
+        bail!("--{name} is for database directories; {} is solved whole", entry.name);
     }
     if args.game.db.is_some() {
-        bail!("build writes a database with --out FILE; --db is for Oware score directories");
+        bail!("build writes a database with --out FILE; --db is for database directories");
     }
     with_game(&args.game, Build(args))
+}
+
+/// `build GAME --db DIR ...` for a game with a database directory.
+fn build_directory(entry: &GameEntry, databases: &dyn DatabaseDirectory, args: &BuildArgs) -> Result<()> {
+    let Some(dir) = &args.game.db else {
+        bail!("build {} writes {}: give the directory with --db DIR", entry.name, databases.describe())
+    };
+    if args.out.is_some() || args.from.is_some() {
+        bail!("build {} takes --db DIR, not --out or --from", entry.name);
+    }
+    for (name, option) in databases.build_options() {
+        if option.default.is_empty() && args.build.get(name).is_none() {
+            bail!("build {} needs --{name}: {}", entry.name, option.help);
+        }
+    }
+    let mut options = args.game.options();
+    for (name, value) in args.build.given().iter() {
+        options.set(name, value);
+    }
+    entry.check(&args.game.options())?;
+    databases.check_build(entry.name, &args.build.given())?;
+    let cluster = args.cluster.cluster()?;
+    let request = BuildRequest { options: &options, cluster: cluster.as_ref() };
+    match databases.build(dir, &request, &Bars::new(false))? {
+        Some(report) => print_report(&*report, args.output.json),
+        // Process 0 of a cluster reports for all.
+        None => Ok(()),
+    }
 }
 
 struct Build<'a>(&'a BuildArgs);

@@ -2,14 +2,14 @@
 
 pub mod bench;
 pub mod build;
-pub mod chess;
 pub mod games;
 pub mod graph;
-pub mod oware;
 pub mod perft;
 pub mod play;
 pub mod search;
 pub mod serve;
 pub mod solve;
+pub mod stats;
 pub mod tree;
 pub mod uci;
+pub mod verify;

@@ -12,7 +12,6 @@ use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, Seat};
-use crate::commands::solve::shown;
 use crate::terminal::{describe, position_or_start, read_move, with_game};
 
 #[derive(clap::Args, Debug)]
@@ -147,7 +146,7 @@ fn in_words(v: &Value) -> String {
         Value { value: Some(x), exact: true, outcome, remoteness, .. } => {
             describe(outcome.unwrap_or(gamegraph::Outcome::of(*x)), Some(*x), *remoteness)
         }
-        Value { depth: Some(d), .. } => format!("{} (searched {d} plies)", shown(v)),
+        Value { depth: Some(d), .. } => format!("{} (searched {d} plies)", v.shown()),
         _ => "not solved in time".to_string(),
     }
 }

@@ -13,7 +13,7 @@ use gamegraph_games::{excerpt, BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, read_text, with_game};
+use crate::terminal::{describe, position_or_start, print_json, with_game};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -33,8 +33,8 @@ pub struct SolveArgs {
     /// exact solve (each threshold asked, the answer and its nodes).
     #[arg(long)]
     stats: bool,
-    /// Chess: prove or refute a forced mate in at most this many moves (1 to 16), and list every
-    /// first move that forces one, in SAN (exact: every move is searched, whatever the time).
+    /// Prove or refute a forced mate in at most this many moves (1 to 16), and list every first
+    /// move that forces one, in SAN (chess; exact: every move is searched, whatever the time).
     #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..=16))]
     mate: Option<u32>,
     /// Database games, beyond the database: search this many plies (within --time).
@@ -50,22 +50,6 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    if let Some(moves) = args.mate {
-        if !crate::commands::chess::is_chess(&args.game.game) {
-            bail!("--mate solves chess mates: it does not apply to {}", args.game.game);
-        }
-        return crate::commands::chess::mate(args.position.as_deref(), moves, args.output.json);
-    }
-    if crate::commands::chess::is_chess(&args.game.game) {
-        if args.analyze || args.weak || args.stats || args.depth.is_some() {
-            bail!("solve chess reads endgame tables: --analyze, --weak, --stats and --depth do not apply");
-        }
-        return crate::commands::chess::solve(
-            args.position.as_deref(),
-            args.game.db.as_deref(),
-            args.output.json,
-        );
-    }
     with_game(&args.game, Solve(args))
 }
 
@@ -76,6 +60,9 @@ impl GameVisitor for Solve<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
+        if let Some(moves) = args.mate {
+            return forced_wins(&game, args, moves);
+        }
         match G::ENTRY.solver {
             Solver::Retrograde => retrograde(&game, args),
             Solver::Search => searched(&game, args),
@@ -153,18 +140,7 @@ fn searched<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
     analyzer.engine()?;
     if args.position.as_deref() == Some("-") {
-        let input = read_text(Path::new("-"))?;
-        for (n, line) in input.lines().enumerate() {
-            let text = game.record_position(line);
-            if text.is_empty() {
-                continue;
-            }
-            let pos = game.parse_position(text).with_context(|| {
-                format!("standard input line {}: bad {} position '{}'", n + 1, game.name(), excerpt(text))
-            })?;
-            solve_one(game, &mut analyzer, text, &pos, args)?;
-        }
-        return Ok(());
+        return each_position(game, |text, pos| solve_one(game, &mut analyzer, text, pos, args));
     }
     let pos = position_or_start(game, args.position.as_deref())?;
     solve_one(game, &mut analyzer, args.position.as_deref().unwrap_or(""), &pos, args)
@@ -248,40 +224,78 @@ fn probe_text(p: &gamegraph::engine::Probe, guessed: bool) -> String {
     format!(">={}: {answer}{} in {} nodes{selective}", p.threshold, p.result, p.nodes)
 }
 
-/// How a value shows in text: `~` before a value that is not exact, `?` for none.
-pub fn shown(v: &Value) -> String {
-    match (v.value, v.exact) {
-        (None, _) => "?".into(),
-        (Some(x), true) => x.to_string(),
-        (Some(x), false) => format!("~{x}"),
-    }
-}
-
 /// Games with endgame databases: the position's value and every move's, exact where the
-/// database covers them, else from a search limited by `--depth` or `--time`.
+/// database covers them, else from a search limited by `--depth` or `--time`, shown as the
+/// game shows them; with `-`, one position a line of standard input, each answered on one line.
 fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     if args.weak || args.analyze {
         bail!("{} always shows every move's value; --weak and --analyze are for Connect 4", game.name());
     }
     let budget = Budget { time: Some(args.time), depth: args.depth, ..Budget::default() };
+    let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
+    if args.position.as_deref() == Some("-") {
+        return each_position(game, |text, pos| {
+            let value = analyzer.value(pos)?;
+            say!("{}", game.value_record(text, &value.value));
+            Ok(())
+        });
+    }
     let pos = position_or_start(game, args.position.as_deref())?;
     let started = Instant::now();
-    let a: Analysis = Analyzer::new(game, budget, args.engine.settings()?).analyze(&pos)?;
+    let a: Analysis = analyzer.analyze(&pos)?;
     if args.output.json {
-        let mut out = serde_json::to_value(&a)?;
+        let mut out = game.analysis_json(&a);
         out["seconds"] = json!(started.elapsed().as_secs_f64());
         return print_json(&out);
     }
-    let mut line = format!("{} {}", a.position, shown(&a.value));
-    for m in &a.moves {
-        line.push_str(&format!(" {}:{}", m.notation, shown(&m.value)));
-    }
-    say!("{line}");
-    if let Some(depth) = a.moves.iter().map(|m| &m.value).chain([&a.value]).find_map(|v| v.depth) {
-        say!("(~: searched {depth} plies, beyond the database: not exact)");
-    }
+    say!("{}", game.describe_analysis(&pos, &a));
     if args.stats {
         say!("{:.3} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// `--mate N`: every first move that forces a win within N moves, for games with such a
+/// solver; with `-`, one position a line of standard input, each answered on one line.
+fn forced_wins<G: BuiltinGame>(game: &G, args: &SolveArgs, moves: u32) -> Result<()> {
+    let solve = |pos: &G::Position| {
+        game.forced_wins(pos, moves).ok_or_else(|| {
+            anyhow::anyhow!("--mate solves forced mates: {} has no solver of them", game.name())
+        })
+    };
+    if args.position.as_deref() == Some("-") {
+        return each_position(game, |_, pos| {
+            say!("{}", solve(pos)?.line());
+            Ok(())
+        });
+    }
+    let pos = position_or_start(game, args.position.as_deref())?;
+    let found = solve(&pos)?;
+    if args.output.json {
+        return print_json(&found);
+    }
+    say!("{}", game.render(&pos));
+    say!("{found}");
+    Ok(())
+}
+
+/// Calls `answer` with each position of standard input, one a line as the game's test files
+/// write them (empty lines skipped), as each line arrives; an error names the line.
+fn each_position<G: BuiltinGame>(
+    game: &G,
+    mut answer: impl FnMut(&str, &G::Position) -> Result<()>,
+) -> Result<()> {
+    let stdin = std::io::stdin();
+    for (n, line) in std::io::BufRead::lines(stdin.lock()).enumerate() {
+        let line = line.with_context(|| format!("cannot read standard input line {}", n + 1))?;
+        let text = game.record_position(&line);
+        if text.is_empty() {
+            continue;
+        }
+        let at =
+            || format!("standard input line {}: bad {} position '{}'", n + 1, game.name(), excerpt(text));
+        let pos = game.parse_position(text).with_context(at)?;
+        answer(text, &pos).with_context(|| format!("standard input line {}", n + 1))?;
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use cozy_chess::{Board, Color, Move};
-use gamegraph::engine::{Engine, EngineSettings, Iteration, Limits, Report, SearchControl};
+use gamegraph::engine::{clock, Engine, EngineSettings, Iteration, Limits, Report, SearchControl};
 use gamegraph::score::decisive_parts;
 use gamegraph::{Game, Notation, PositionKey, Score};
 use gamegraph_games::chess::{parse_fen, Chess, Tablebase};
@@ -24,8 +24,6 @@ use gamegraph_games::chess::{parse_fen, Chess, Tablebase};
 pub const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads `setoption name Threads` accepts.
 pub const MAX_THREADS: usize = 256;
-/// Time kept back from every move for the GUI and the pipes, in milliseconds.
-const MOVE_OVERHEAD_MS: u64 = 30;
 
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {}
@@ -362,14 +360,10 @@ impl Go {
         let time = if self.infinite {
             None
         } else if let Some(ms) = self.movetime {
-            Some(ms.saturating_sub(MOVE_OVERHEAD_MS).max(1))
+            Some(clock::fixed_move_time(ms))
         } else {
             let (left, increment) = self.clock[side as usize];
-            left.map(|left| {
-                let moves = self.movestogo.unwrap_or(30).min(30);
-                let share = left / moves + increment * 3 / 4;
-                share.min(left / 2).saturating_sub(MOVE_OVERHEAD_MS).max(1)
-            })
+            left.map(|left| clock::move_time(left, increment, self.movestogo))
         };
         Limits { depth, nodes: self.nodes, time: time.map(Duration::from_millis) }
     }
@@ -394,7 +388,7 @@ mod tests {
         let go = parse_go(&["wtime", "60000", "btime", "-5", "winc", "1000", "movestogo", "10"]).unwrap();
         assert_eq!(go.clock, [(Some(60_000), 1000), (Some(0), 0)]);
         let white = go.limits(Color::White).time.unwrap().as_millis();
-        assert_eq!(white, (6000 + 750 - MOVE_OVERHEAD_MS) as u128);
+        assert_eq!(white, (6000 + 750 - clock::MOVE_OVERHEAD_MS) as u128);
         assert_eq!(go.limits(Color::Black).time.unwrap().as_millis(), 1, "a flagged clock still moves");
         assert!(parse_go(&["depth"]).is_err());
         assert!(parse_go(&["depth", "x"]).is_err());

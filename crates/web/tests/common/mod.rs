@@ -8,9 +8,14 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-/// Starts the server on a free port of 127.0.0.1 in a background thread; returns its address.
+/// Starts the server on a free port of 127.0.0.1 in a background thread, with Oware values
+/// from `database` if given; returns its address.
 pub fn start_server(database: Option<PathBuf>) -> SocketAddr {
-    start_server_with(gamegraph_web::ServerConfig::new(database))
+    let config = gamegraph_web::ServerConfig::default();
+    start_server_with(match database {
+        Some(dir) => config.with_database("oware", dir),
+        None => config,
+    })
 }
 
 /// [`start_server`] with the given limits.
