@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::score::{Score, FINAL_SCALE, MAX_SCORE};
+use crate::solver_owner::SolverOwner;
 
 /// Loss of the player to move at a final position (`p_f` in the seed documents); any sign.
 pub type Stake = i32;
@@ -242,21 +243,20 @@ pub trait ExactHints: Evaluate {
     /// [`ExactHints::solves_directly`] says so; `None` (the default) to let the engine search.
     /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound. The
     /// positions the game visits are added to `nodes`, so that search statistics count them.
+    ///
+    /// What the solver keeps between calls (its table) serves `owner` alone: a table kept for
+    /// another owner, or for an older generation of this one (the engine was cleared since),
+    /// holds nothing that counts.
     fn solve_directly(
         &self,
         _pos: &Self::Position,
         _alpha: Score,
         _beta: Score,
+        _owner: SolverOwner,
         _nodes: &mut u64,
     ) -> Option<Score> {
         None
     }
-
-    /// Forgets what the game's own solvers remember between calls of
-    /// [`ExactHints::solve_directly`] (their tables), as [`crate::engine::Engine::clear`] forgets the
-    /// engine's: after both, a search costs what it costs from nothing, whatever came before.
-    /// Nothing to forget by default.
-    fn forget(&self) {}
 
     /// A guess of the exact score of `pos`, on the scale of [`Evaluate::final_score`]: an exact
     /// solve probes it first and then steps away from it, instead of bisecting the whole score

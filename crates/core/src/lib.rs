@@ -15,7 +15,9 @@
 //!   [`engine`] is the full-strength version: a shared lockless transposition table ([`tt`]),
 //!   principal-variation search, iterative deepening, exact solving by null-window probes and
 //!   every core; [`graph_game`] lets it search explicit graphs, which is how it is tested against
-//!   retrograde analysis. [`score`] is the one scale all of them share.
+//!   retrograde analysis. [`score`] is the one scale all of them share. A game's own solver of
+//!   the last moves tags the tables it keeps with the search it works for ([`SolverOwner`]),
+//!   so that searches never share or clear each other's.
 //!
 //! A new game implements [`Game`] (start, moves, play, stake of final positions) and opts into the
 //! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
@@ -38,6 +40,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod solution;
+pub mod solver_owner;
 pub mod tree;
 pub mod tt;
 
@@ -48,3 +51,4 @@ pub use game::{
 pub use graph::GameGraph;
 pub use score::{Outcome, Score, FINAL_SCALE};
 pub use solution::{Model, Solution};
+pub use solver_owner::SolverOwner;

@@ -275,7 +275,14 @@ impl ExactHints for Guessing<'_> {
     }
     /// Fail-hard, the weakest answer allowed: only `alpha` or `beta` when the value is outside
     /// the window, so that the engine must keep the bound, not the value, in its table.
-    fn solve_directly(&self, p: &u32, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
+    fn solve_directly(
+        &self,
+        p: &u32,
+        alpha: i32,
+        beta: i32,
+        _owner: gamegraph::SolverOwner,
+        nodes: &mut u64,
+    ) -> Option<i32> {
         *nodes += 1;
         Some(self.direct?.value(*p)?.clamp(alpha, beta))
     }

@@ -8,12 +8,14 @@
 //! whole position, so a hit is never a collision; its bounds are proven facts about the position,
 //! true whatever window found them. So the table needs emptying only when a thread moves on to
 //! another variant of the game (a [`SolverTable::with_local`] tag), whose positions could share
-//! keys with different scores; and it forgets, on every thread at once, when the engine is told
-//! to ([`Forgetting`]), so that measurements start from nothing.
+//! keys with different scores, or to another search (another [`SolverOwner`]); and it forgets
+//! when its own engine is told to (the owner's generation), so that measurements start from
+//! nothing. A search never finds, or clears, another search's entries.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::thread::LocalKey;
+
+use gamegraph::SolverOwner;
 
 /// A position's identity in a [`SolverTable`]: the whole position, and a well-mixed hash of it.
 pub(crate) trait SolverKey: Copy + Eq {
@@ -64,35 +66,13 @@ impl<K> Entry<K> {
     }
 }
 
-/// How many times one solver's tables were told to forget, on every thread: each table compares
-/// it with its own count when the solver next takes it ([`SolverTable::with_local`]).
-pub(crate) struct Forgetting(AtomicU32);
-
-impl Forgetting {
-    /// Nothing forgotten yet.
-    pub const fn new() -> Self {
-        Forgetting(AtomicU32::new(0))
-    }
-
-    /// Makes every thread's table forget what it holds, at its next use.
-    pub fn forget(&self) {
-        self.0.fetch_add(1, Relaxed);
-    }
-
-    /// The generation of the entries that are remembered. It wraps after 256: entries forgotten
-    /// 256 times ago come back, which is harmless, as they are true.
-    fn generation(&self) -> u8 {
-        self.0.load(Relaxed) as u8
-    }
-}
-
 /// A table of `2^BITS` entries, each position in one slot chosen by its hash; a new entry
 /// replaces the old one there.
 pub(crate) struct SolverTable<K, const BITS: u32> {
     entries: Box<[Entry<K>]>,
-    /// The variant of the game whose positions the entries are; none before the table is
-    /// allocated.
-    tag: Option<u64>,
+    /// The search the entries serve and the variant of the game whose positions they are; none
+    /// before the table is allocated.
+    tag: Option<(u64, u64)>,
     /// The generation of the entries that count.
     generation: u8,
 }
@@ -129,21 +109,25 @@ impl<K: SolverKey, const BITS: u32> SolverTable<K, BITS> {
         self.entries[Self::slot(entry.key)] = Entry { generation: self.generation, ..entry };
     }
 
-    /// Runs `f` with this thread's table `local`, emptied first if it held the positions of
-    /// another variant than `tag`, and forgetting what it held if `forgetting` says so.
+    /// Runs `f` with this thread's table `local` for `owner`, emptied first if it held the
+    /// positions of another search or of another variant than `tag`, and forgetting what it
+    /// held for an older generation of the same search.
     pub fn with_local<R>(
         local: &'static LocalKey<RefCell<Self>>,
-        forgetting: &Forgetting,
+        owner: SolverOwner,
         tag: u64,
         f: impl FnOnce(&mut Self) -> R,
     ) -> R {
         local.with(|table| match table.try_borrow_mut() {
             Ok(mut table) => {
+                let tag = (owner.id(), tag);
                 if table.tag != Some(tag) {
                     *table = Self::new();
                     table.tag = Some(tag);
                 }
-                table.generation = forgetting.generation();
+                // It wraps after 256: entries forgotten 256 times ago come back, which is
+                // harmless, as they are true.
+                table.generation = owner.generation() as u8;
                 f(&mut table)
             }
             // Never reached: the solvers do not call themselves through here. Were it, a fresh
@@ -204,10 +188,10 @@ mod tests {
     }
 
     #[test]
-    fn another_variant_finds_the_table_empty() {
-        let forgetting = Forgetting::new();
+    fn another_variant_or_another_search_finds_the_table_empty() {
+        let owner = SolverOwner::new();
         let local =
-            |tag, f: &dyn Fn(&mut Table) -> Option<Entry<_>>| Table::with_local(&LOCAL, &forgetting, tag, f);
+            |tag, f: &dyn Fn(&mut Table) -> Option<Entry<_>>| Table::with_local(&LOCAL, owner, tag, f);
         let key = (5, 6);
         let entry = Entry::new(key, 1, 1, 0);
         local(1, &|t| {
@@ -216,6 +200,15 @@ mod tests {
         });
         assert_eq!(local(1, &|t| t.probe(key)), Some(entry));
         assert_eq!(local(2, &|t| t.probe(key)), None);
+        local(1, &|t| {
+            t.store(entry);
+            None
+        });
+        assert_eq!(
+            Table::with_local(&LOCAL, SolverOwner::new(), 1, |t| t.probe(key)),
+            None,
+            "another search"
+        );
         // Nested use finds a fresh table rather than failing.
         let nested = local(2, &|t| {
             t.store(entry);
@@ -229,26 +222,30 @@ mod tests {
         thread_local! {
             static OWN: RefCell<Table> = RefCell::new(Table::unallocated());
         }
-        let forgetting = Forgetting::new();
-        let local = |f: &dyn Fn(&mut Table) -> Option<Entry<_>>| Table::with_local(&OWN, &forgetting, 7, f);
+        let mut owner = SolverOwner::new();
+        let mut local = |forget: bool, f: &dyn Fn(&mut Table) -> Option<Entry<_>>| {
+            if forget {
+                owner = owner.at_generation(owner.generation() + 1);
+            }
+            Table::with_local(&OWN, owner, 7, f)
+        };
         let (key, other) = ((5, 6), (8, 9));
-        local(&|t| {
+        local(false, &|t| {
             t.store(Entry::new(key, -3, 2, 1));
             None
         });
-        assert_eq!(local(&|t| t.probe(key)).map(|e| e.bounds()), Some((-3, 2)));
-        forgetting.forget();
-        assert_eq!(local(&|t| t.probe(key)), None);
-        local(&|t| {
+        assert_eq!(local(false, &|t| t.probe(key)).map(|e| e.bounds()), Some((-3, 2)));
+        assert_eq!(local(true, &|t| t.probe(key)), None);
+        local(false, &|t| {
             t.store(Entry::new(other, 0, 0, 2));
             None
         });
-        assert_eq!(local(&|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
+        assert_eq!(local(false, &|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
         // 256 more bring `other`'s generation round again: its entry, still true, counts again.
-        for _ in 0..256 {
-            forgetting.forget();
+        for _ in 0..255 {
+            local(true, &|_| None);
         }
-        assert_eq!(local(&|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
-        assert_eq!(local(&|t| t.probe(key)), None);
+        assert_eq!(local(true, &|t| t.probe(other)).map(|e| e.bounds()), Some((0, 0)));
+        assert_eq!(local(false, &|t| t.probe(key)), None);
     }
 }

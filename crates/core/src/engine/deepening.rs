@@ -85,7 +85,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             value,
             nodes: self.stats.nodes,
             elapsed: self.started.elapsed(),
-            pv: principal_variation(self.game, self.tt, pos, best),
+            pv: principal_variation(self.game, self.tt, pos, best, self.owner),
         });
     }
 

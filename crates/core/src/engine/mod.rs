@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{ExactHints, Game, PositionKey};
 use crate::score::{Score, MAX_SCORE};
+use crate::solver_owner::SolverOwner;
 use crate::tt::TranspositionTable;
 
 pub use crate::score::UNLIMITED;
@@ -126,6 +127,12 @@ pub struct Engine<'g, G: Game> {
     /// Buffers of finished workers, for the next ones: a split creates a worker per subtree,
     /// which would otherwise allocate its buffers again.
     spare: Mutex<Vec<Buffers<G>>>,
+    /// Whom the game's own solver works for, as the engine was made: its tables on each thread
+    /// are this engine's alone.
+    owner: SolverOwner,
+    /// How many times [`Engine::clear`] was called: the game's solver forgets what it kept for
+    /// older generations.
+    generation: std::sync::atomic::AtomicU32,
 }
 
 impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
@@ -140,7 +147,20 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
     /// Like [`Engine::new`], but reports a table too large to map as an error.
     pub fn try_new(game: &'g G, settings: EngineSettings) -> std::io::Result<Self> {
         let tt = TranspositionTable::try_new(settings.tt_mib)?;
-        Ok(Self { game, tt, settings, pool: OnceLock::new(), spare: Mutex::new(Vec::new()) })
+        Ok(Self {
+            game,
+            tt,
+            settings,
+            pool: OnceLock::new(),
+            spare: Mutex::new(Vec::new()),
+            owner: SolverOwner::new(),
+            generation: 0.into(),
+        })
+    }
+
+    /// Whom the game's own solver works for in this engine's searches, as of now.
+    fn solver_owner(&self) -> SolverOwner {
+        self.owner.at_generation(self.generation.load(Relaxed))
     }
 
     /// The settings.
@@ -148,11 +168,18 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         &self.settings
     }
 
-    /// Forgets everything learnt, in the engine's table and the game's own
-    /// ([`ExactHints::forget`]): between unrelated positions, for fair and repeatable measurements.
-    pub fn clear(&self) {
+    /// Forgets the engine's table but not what the game's own solvers learnt: to measure what
+    /// each remembers.
+    pub fn clear_table(&self) {
         self.tt.clear();
-        self.game.forget();
+    }
+
+    /// Forgets everything learnt, in the engine's table and the game's own
+    /// (those kept for this engine, see [`SolverOwner`]; no other engine's): between unrelated
+    /// positions, for fair and repeatable measurements.
+    pub fn clear(&self) {
+        self.clear_table();
+        self.generation.fetch_add(1, Relaxed);
     }
 
     /// The exact value of `pos` with perfect play to the end of the game, by null-window searches
@@ -334,7 +361,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         started: Instant,
     ) -> Report<G::Move> {
         stats.nodes = stats.nodes.max(1);
-        let pv = principal_variation(self.game, &self.tt, pos, result.best);
+        let pv = principal_variation(self.game, &self.tt, pos, result.best, self.solver_owner());
         Report {
             value: result.value,
             bounds: result.bounds,
@@ -349,12 +376,14 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
     }
 }
 
-/// The moves from `pos` following the table's best moves, starting with `first`.
+/// The moves from `pos` following the table's best moves, starting with `first`; below the
+/// engine's table, the game's own solver's best moves, for `owner`.
 pub(super) fn principal_variation<G: ExactHints + PositionKey>(
     game: &G,
     tt: &TranspositionTable,
     pos: &G::Position,
     first: Option<G::Move>,
+    owner: SolverOwner,
 ) -> Vec<G::Move> {
     let mut pv = Vec::new();
     let Some(first) = first else { return pv };
@@ -370,7 +399,7 @@ pub(super) fn principal_variation<G: ExactHints + PositionKey>(
         let Some(index) = tt.probe(key).and_then(|e| e.best) else {
             // The game's own solver leaves no best moves in the table: below the engine, the
             // line goes on by that solver's values.
-            match best_solved_move(game, &pos) {
+            match best_solved_move(game, &pos, owner) {
                 Some(mv) => {
                     pv.push(mv);
                     pos = game.play(&pos, mv);
@@ -397,7 +426,7 @@ pub(super) fn principal_variation<G: ExactHints + PositionKey>(
 ///
 /// It solves `pos` once, then asks of each child in turn only whether it is worth that value
 /// (a null window), which costs a fraction of solving every child with the whole window.
-fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position) -> Option<G::Move> {
+fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position, owner: SolverOwner) -> Option<G::Move> {
     if G::CYCLES || !game.solves_directly(pos) {
         return None;
     }
@@ -406,7 +435,7 @@ fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position) -> Option<G::Mov
     if moves.is_empty() {
         return None;
     }
-    let value = game.solve_directly(pos, -MAX_SCORE, MAX_SCORE, &mut 0)?;
+    let value = game.solve_directly(pos, -MAX_SCORE, MAX_SCORE, owner, &mut 0)?;
     let mut replies = Vec::new();
     for mv in moves {
         let child = game.play(pos, mv);
@@ -416,7 +445,7 @@ fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position) -> Option<G::Mov
         let worth = if replies.is_empty() {
             game.final_score(&child)
         } else {
-            game.solve_directly(&child, -value - 1, -value + 1, &mut 0)?
+            game.solve_directly(&child, -value - 1, -value + 1, owner, &mut 0)?
         };
         if worth == -value {
             return Some(mv);

@@ -28,7 +28,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// A worker for a subtree searched in parallel, sharing everything but its buffers, with
     /// `cancel` (the split's flag, linked to those above) to stop it.
     fn fork(&self, cancel: &Arc<Cancel>) -> Self {
-        let parts = (self.game, self.tt, self.settings, self.spare);
+        let parts = (self.game, self.tt, self.settings, self.spare, self.owner);
         let mut worker = Self::from_parts(parts, self.stop, self.limits, self.started, self.id);
         worker.may_stop = self.may_stop;
         worker.split = true;

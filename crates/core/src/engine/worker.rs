@@ -17,6 +17,7 @@ use super::split::Cancel;
 use super::Engine;
 use crate::game::{ExactHints, Game, PositionKey};
 use crate::score::{from_node, to_node, Score, DECISIVE, INFINITY, UNLIMITED};
+use crate::solver_owner::SolverOwner;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 
 /// A worker's per-ply buffers.
@@ -45,11 +46,13 @@ impl<G: Game> std::fmt::Debug for Buffers<G> {
 /// How many spare buffers an engine keeps: enough for every subtree searched at once.
 pub(super) const SPARE_BUFFERS: usize = 64;
 
-/// What a worker shares with the engine: the game, the table, the settings, the spare buffers.
-type Parts<'e, G> = (&'e G, &'e TranspositionTable, &'e EngineSettings, &'e Mutex<Vec<Buffers<G>>>);
+/// What a worker shares with the engine: the game, the table, the settings, the spare buffers,
+/// and whom the game's own solver works for.
+type Parts<'e, G> =
+    (&'e G, &'e TranspositionTable, &'e EngineSettings, &'e Mutex<Vec<Buffers<G>>>, SolverOwner);
 
 /// The spare buffers, even if a thread panicked while holding them (they hold no invariant).
-fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexGuard<'_, Vec<Buffers<G>>> {
+pub(super) fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexGuard<'_, Vec<Buffers<G>>> {
     spare.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -91,6 +94,8 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) buffers: Buffers<G>,
     /// Where the buffers go back when the worker is done.
     pub(super) spare: &'e Mutex<Vec<Buffers<G>>>,
+    /// Whom the game's own solver works for: this engine, as it was when the search started.
+    pub(super) owner: SolverOwner,
     pub(super) killers: Vec<[Option<G::Move>; 2]>,
     pub(super) history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -153,7 +158,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         'g: 'e,
     {
         Self::from_parts(
-            (engine.game, &engine.tt, &engine.settings, &engine.spare),
+            (engine.game, &engine.tt, &engine.settings, &engine.spare, engine.solver_owner()),
             stop,
             limits,
             started,
@@ -163,7 +168,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
 
     /// A fresh worker on the engine's game, table and settings.
     pub(super) fn from_parts(
-        (game, tt, settings, spare): Parts<'e, G>,
+        (game, tt, settings, spare, owner): Parts<'e, G>,
         stop: &'e Arc<AtomicBool>,
         limits: Limits,
         started: Instant,
@@ -183,6 +188,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             stats: SearchStats::default(),
             buffers: lock(spare).pop().unwrap_or_default(),
             spare,
+            owner,
             killers: Vec::new(),
             history: Vec::new(),
             root_best: None,
@@ -323,7 +329,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         }
         let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
         let nodes_before = self.stats.nodes;
-        let score = self.game.solve_directly(pos, a, b, &mut self.stats.nodes)?;
+        let score = self.game.solve_directly(pos, a, b, self.owner, &mut self.stats.nodes)?;
         let work = work_of(self.stats.nodes - nodes_before);
         let entry =
             TtEntry { score, depth: TtEntry::TO_THE_END, bound: Bound::of(score, a, b), best: None, work };

@@ -12,6 +12,7 @@
 mod solver;
 
 use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
+use gamegraph::SolverOwner;
 use solver::SMALL_EMPTIES;
 
 /// The rules on one board size.
@@ -417,15 +418,18 @@ impl ExactHints for Connect4 {
     /// Any position that is not over: a win with the next stone is found at once, the rest by
     /// the game's own solver (`solver.rs`).
     #[inline]
-    fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
+    fn solve_directly(
+        &self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        owner: SolverOwner,
+        nodes: &mut u64,
+    ) -> Option<i32> {
         if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
-        Some(self.solve_small(b.current, b.mask, b.moves, alpha, beta, nodes))
-    }
-
-    fn forget(&self) {
-        self.forget_small();
+        Some(self.solve_small(b, alpha, beta, owner, nodes))
     }
 
     #[inline]
@@ -831,6 +835,7 @@ mod tests {
     #[test]
     fn small_solver_is_fail_soft_on_every_window() {
         let (mut forced, mut lost, mut played) = (0, 0, 0);
+        let owner = SolverOwner::new();
         for (game, b) in small_positions(300) {
             let value = minimax(&game, &b);
             let threats = game.winning_cells(b.current ^ b.mask, b.mask) & game.playable(&b);
@@ -840,7 +845,7 @@ mod tests {
             let windows = (-12..12).map(|a| (a, a + 1)).chain([(-30, 30), (-3, 2), (0, 5)]);
             for (alpha, beta) in windows {
                 let mut nodes = 0;
-                let r = game.solve_directly(&b, alpha, beta, &mut nodes).expect("solved");
+                let r = game.solve_directly(&b, alpha, beta, owner, &mut nodes).expect("solved");
                 crate::testing::check_fail_soft(r, value, alpha, beta, &game.format_position(&b));
                 // The nodes are the positions played into: none when two threats cannot be
                 // blocked, as the engine counted the position handed over.
@@ -861,6 +866,8 @@ mod tests {
         let mut rng = SplitMix64(5);
         let (mut memo_narrow, mut memo_wide) = (Default::default(), Default::default());
         let mut differ = 0;
+        // One owner for both boards, on one thread: the table is the same.
+        let owner = SolverOwner::new();
         for _ in 0..20 {
             for b in random_line(&narrow, &mut rng).iter().filter(|b| b.moves >= 2) {
                 let w = wide.board(b.current, b.mask, b.moves);
@@ -869,7 +876,7 @@ mod tests {
                 differ += usize::from(exact.0 != exact.1);
                 for (game, b, exact) in [(&narrow, b, exact.0), (&wide, &w, exact.1), (&narrow, b, exact.0)] {
                     assert!(game.solves_directly(b));
-                    let solved = game.solve_directly(b, -30, 30, &mut 0).expect("solved");
+                    let solved = game.solve_directly(b, -30, 30, owner, &mut 0).expect("solved");
                     assert_eq!(solved, exact, "{} on {}x4", game.format_position(b), game.width);
                 }
             }

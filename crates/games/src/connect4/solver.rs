@@ -12,8 +12,9 @@
 //! the nodes it adds, for want of those, cost less than the engine's it replaces (figures in
 //! docs/connect4-speed.md).
 
-use super::{insert_sorted, lines_completed_by, Connect4, MAX_WIDTH};
-use crate::solver_table::{Entry, Forgetting, SolverKey, SolverTable};
+use super::{insert_sorted, lines_completed_by, Board, Connect4, MAX_WIDTH};
+use crate::solver_table::{Entry, SolverKey, SolverTable};
+use gamegraph::SolverOwner;
 use std::cell::RefCell;
 
 /// Positions with this many empty cells or fewer are solved here instead of by the engine.
@@ -78,25 +79,22 @@ thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::unallocated());
 }
 
-/// Tells every thread's table when to forget.
-static FORGETTING: Forgetting = Forgetting::new();
-
 impl Connect4 {
     /// The exact fail-soft score within `(alpha, beta)` of the position with the stones
     /// `current` of the player to move among `mask` (`moves` of them), who cannot win with his
-    /// next stone. Counts in `nodes` the positions it plays into, as the engine counted this one.
+    /// next stone. Counts in `nodes` the positions it plays into, as the engine counted this one;
+    /// keeps its table on this thread for `owner`.
     pub(super) fn solve_small(
         &self,
-        current: u64,
-        mask: u64,
-        moves: u32,
+        &Board { current, mask, moves, .. }: &Board,
         alpha: i32,
         beta: i32,
+        owner: SolverOwner,
         nodes: &mut u64,
     ) -> i32 {
         // Boards of other sizes give other scores to the same keys.
         let size = u64::from(self.width) << 32 | u64::from(self.height);
-        Table::with_local(&TABLE, &FORGETTING, size, |table| {
+        Table::with_local(&TABLE, owner, size, |table| {
             let threats = self.winning_cells(current ^ mask, mask);
             macro_rules! solve_on {
                 ($h:literal) => {
@@ -111,11 +109,6 @@ impl Connect4 {
                 _ => solve_on!(0),
             }
         })
-    }
-
-    /// Makes every thread's table of the small solver forget what it holds.
-    pub(super) fn forget_small(&self) {
-        FORGETTING.forget();
     }
 }
 

@@ -10,6 +10,7 @@ mod table;
 
 use super::bitboard::{flips, last_flip_count, legal_moves, neighbours, squares, stable_discs};
 use crate::solver_table::Entry;
+use gamegraph::SolverOwner;
 use table::{Discs, Table, NO_MOVE};
 
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
@@ -87,20 +88,16 @@ static NEIGHBOURS: [u64; 64] = {
 };
 
 /// The exact fail-soft score of the position (`p` to move against `o`) within `alpha`, `beta`,
-/// counting the positions visited below it in `nodes`.
-pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+/// counting the positions visited below it in `nodes`; its table is this thread's, for `owner`.
+pub fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, owner: SolverOwner, nodes: &mut u64) -> i32 {
     let empty = !(p | o);
     let parity = QUADRANTS
         .iter()
         .enumerate()
         .fold(0, |parity, (q, &quadrant)| parity | ((empty & quadrant).count_ones() & 1) << q);
-    table::with_table(|table| Small { nodes, table }.solve(p, o, alpha, beta, empty.count_ones(), parity))
-}
-
-/// Makes [`solve_small`] forget what its tables hold, on every thread: the next solves cost what
-/// they cost from nothing.
-pub fn forget_solved() {
-    table::forget();
+    table::with_table(owner, |table| {
+        Small { nodes, table }.solve(p, o, alpha, beta, empty.count_ones(), parity)
+    })
 }
 
 /// The small solver's state: the count of positions visited, and the thread's table. Each

@@ -8,6 +8,7 @@
 //! pass.
 
 use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
+use gamegraph::SolverOwner;
 
 mod bitboard;
 mod endgame;
@@ -16,7 +17,7 @@ pub mod patterns;
 
 use bitboard::squares;
 pub use bitboard::{flips, legal_moves, perft, stable_discs};
-pub use endgame::{forget_solved, solve_small, SMALL};
+pub use endgame::{solve_small, SMALL};
 
 /// From this many empties on, stable discs bound the score. Measured on FFO #48: 2.53 G nodes
 /// against 2.59 G without; from 8 empties on, the count cost more time than it saved on #40-#44.
@@ -262,12 +263,15 @@ impl ExactHints for Othello {
         b.empties() <= SMALL
     }
 
-    fn solve_directly(&self, b: &Board, alpha: i32, beta: i32, nodes: &mut u64) -> Option<i32> {
-        Some(solve_small(b.player, b.opponent, alpha, beta, nodes))
-    }
-
-    fn forget(&self) {
-        forget_solved();
+    fn solve_directly(
+        &self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        owner: SolverOwner,
+        nodes: &mut u64,
+    ) -> Option<i32> {
+        Some(solve_small(b.player, b.opponent, alpha, beta, owner, nodes))
     }
 
     /// The value of a search of `(empties - ESTIMATE_FROM) / 2` plies (at most `ESTIMATE_DEPTH`)
@@ -584,6 +588,7 @@ mod tests {
     /// meets it.
     #[test]
     fn small_solver_with_stability_cutoffs_equals_minimax() {
+        let owner = SolverOwner::new();
         let mut rng = gamegraph::rng::SplitMix64(11);
         let (mut cutoffs, mut tight) = (0, 0);
         for i in 0..160 {
@@ -599,7 +604,13 @@ mod tests {
             for a in [exact - 3, exact - 1, exact, exact + 1, 20, 40, 56] {
                 let a = a.clamp(-64, 63);
                 cutoffs += usize::from(endgame::stability_cutoff(b.player, b.opponent, a).is_some());
-                check_fail_soft(solve_small(b.player, b.opponent, a, a + 1, &mut 0), exact, a, a + 1, &b);
+                check_fail_soft(
+                    solve_small(b.player, b.opponent, a, a + 1, owner, &mut 0),
+                    exact,
+                    a,
+                    a + 1,
+                    &b,
+                );
             }
         }
         assert!(cutoffs > 10 && tight > 10, "{cutoffs} stability cutoffs, {tight} tight bounds");
@@ -610,6 +621,7 @@ mod tests {
     /// exact inside the window, a bound on the right side outside it.
     #[test]
     fn small_solver_tail_is_fail_soft_on_every_window() {
+        let owner = SolverOwner::new();
         let mut rng = gamegraph::rng::SplitMix64(23);
         let (mut passes, mut over) = (0, 0);
         for i in 0..300 {
@@ -626,16 +638,22 @@ mod tests {
                 passes += usize::from(moves == [PASS]);
                 over += usize::from(moves.is_empty());
                 assert_eq!(
-                    solve_small(b.player, b.opponent, -64, 64, &mut 0),
+                    solve_small(b.player, b.opponent, -64, 64, owner, &mut 0),
                     exact,
                     "{}",
                     Othello.format_position(&b)
                 );
                 for a in -64..64 {
-                    check_fail_soft(solve_small(b.player, b.opponent, a, a + 1, &mut 0), exact, a, a + 1, &b);
+                    check_fail_soft(
+                        solve_small(b.player, b.opponent, a, a + 1, owner, &mut 0),
+                        exact,
+                        a,
+                        a + 1,
+                        &b,
+                    );
                 }
                 for (a, w) in [(exact - 5, exact + 3), (-64, exact - 2), (exact + 2, 64)] {
-                    check_fail_soft(solve_small(b.player, b.opponent, a, w, &mut 0), exact, a, w, &b);
+                    check_fail_soft(solve_small(b.player, b.opponent, a, w, owner, &mut 0), exact, a, w, &b);
                 }
             }
         }
@@ -651,6 +669,7 @@ mod tests {
     /// entries and visits fewer positions.
     #[test]
     fn small_solver_stored_levels_are_fail_soft_on_every_window() {
+        let owner = SolverOwner::new();
         let mut rng = gamegraph::rng::SplitMix64(31);
         for i in 0..40 {
             let b = random_position(9 + i % (SMALL - 8), &mut rng).expect("random games reach the board");
@@ -660,24 +679,30 @@ mod tests {
             for b in std::iter::once(b).chain(children) {
                 let exact = alpha_beta(&b, -65, 65);
                 for a in (exact - 6).max(-64)..(exact + 6).min(63) {
-                    check_fail_soft(solve_small(b.player, b.opponent, a, a + 1, &mut 0), exact, a, a + 1, &b);
+                    check_fail_soft(
+                        solve_small(b.player, b.opponent, a, a + 1, owner, &mut 0),
+                        exact,
+                        a,
+                        a + 1,
+                        &b,
+                    );
                 }
                 for (a, w) in
                     [(exact - 5, exact + 3), (-64, exact - 2), (exact + 2, 64), (exact - 1, exact + 1)]
                 {
-                    check_fail_soft(solve_small(b.player, b.opponent, a, w, &mut 0), exact, a, w, &b);
+                    check_fail_soft(solve_small(b.player, b.opponent, a, w, owner, &mut 0), exact, a, w, &b);
                 }
             }
             let (mut first, mut again) = (0, 0);
             let c = random_position(9 + i % (SMALL - 8), &mut rng).expect("random games reach the board");
             let exact = alpha_beta(&c, -65, 65);
             assert_eq!(
-                solve_small(c.player, c.opponent, -64, 64, &mut first),
+                solve_small(c.player, c.opponent, -64, 64, owner, &mut first),
                 exact,
                 "{}",
                 Othello.format_position(&c)
             );
-            assert_eq!(solve_small(c.player, c.opponent, -64, 64, &mut again), exact);
+            assert_eq!(solve_small(c.player, c.opponent, -64, 64, owner, &mut again), exact);
             assert!(again < first || first == 0, "{again} nodes again against {first}");
         }
     }
@@ -729,6 +754,7 @@ mod tests {
     /// The small solver against plain minimax over the Game trait.
     #[test]
     fn small_solver_equals_minimax() {
+        let owner = SolverOwner::new();
         let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
         let mut b = Othello.parse_position(text).unwrap();
         // Play the first legal moves until 7 empties remain, checking every window on the way.
@@ -736,13 +762,13 @@ mod tests {
             if b.empties() <= 8 {
                 let exact = minimax(&b);
                 assert_eq!(
-                    solve_small(b.player, b.opponent, -64, 64, &mut 0),
+                    solve_small(b.player, b.opponent, -64, 64, owner, &mut 0),
                     exact,
                     "{}",
                     Othello.format_position(&b)
                 );
                 for (a, w) in [(-64, exact), (exact, 64), (exact - 1, exact + 1)] {
-                    check_fail_soft(solve_small(b.player, b.opponent, a, w, &mut 0), exact, a, w, &b);
+                    check_fail_soft(solve_small(b.player, b.opponent, a, w, owner, &mut 0), exact, a, w, &b);
                 }
             }
             let mut moves = Vec::new();

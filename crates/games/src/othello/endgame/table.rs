@@ -1,7 +1,8 @@
 //! The small solver's own transposition table, one per thread (see [`crate::solver_table`]): what
 //! it learnt of the positions with [`super::HASHED_FROM`] to [`super::SMALL`] empties.
 
-use crate::solver_table::{Forgetting, SolverKey, SolverTable};
+use crate::solver_table::{SolverKey, SolverTable};
+use gamegraph::SolverOwner;
 use std::cell::RefCell;
 
 /// A position: the discs of the player to move and of his opponent.
@@ -36,15 +37,7 @@ thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::unallocated());
 }
 
-/// Tells every thread's table when to forget.
-static FORGETTING: Forgetting = Forgetting::new();
-
-/// Runs `f` with this thread's table.
-pub(super) fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
-    Table::with_local(&TABLE, &FORGETTING, 0, f)
-}
-
-/// Makes every thread's table forget what it holds.
-pub(super) fn forget() {
-    FORGETTING.forget();
+/// Runs `f` with this thread's table, for `owner`.
+pub(super) fn with_table<R>(owner: SolverOwner, f: impl FnOnce(&mut Table) -> R) -> R {
+    Table::with_local(&TABLE, owner, 0, f)
 }
