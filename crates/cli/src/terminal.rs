@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use gamegraph::storage::{self, StorageError};
 use gamegraph::{Notation, Outcome};
 use gamegraph_games::databases::{Progress, Report};
 use gamegraph_games::{DatabaseDirectory, GameVisitor};
@@ -33,96 +34,26 @@ pub fn read_text(path: &Path) -> Result<String> {
         .map_err(|e| anyhow::anyhow!("{name}: byte {} is not UTF-8 text", e.utf8_error().valid_up_to() + 1))
 }
 
-/// Writes `path` through a temporary file in the same folder, renamed into place only once
-/// `write` has succeeded: readers see the old file or the complete new one, never a part.
-///
-/// A symbolic link is followed (the link stays, the file it names is replaced); a target that
-/// exists and is not a regular file (a directory, a device such as `/dev/null`, a pipe) is
-/// refused. The new file gets the usual mode under the umask.
+/// Writes `path` atomically ([`gamegraph::storage::write_atomically`]): readers see the old
+/// file or the complete new one, never a part.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let target = regular_target(path)?;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    remove_stale_temporaries(&dir, &name);
-    let (temporary, file) = (0..100)
-        .find_map(|attempt| {
-            let candidate = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
-                Ok(file) => Some(Ok((candidate, file))),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
-                Err(e) => Some(Err(e)),
-            }
-        })
-        .unwrap_or_else(|| Err(std::io::Error::other("no free temporary name")))
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    let written = (|| {
-        let mut out = std::io::BufWriter::new(&file);
-        write(&mut out)?;
-        out.flush()?;
-        drop(out);
-        file.sync_all()?;
-        std::fs::rename(&temporary, &target)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
-    }
-    Ok(())
+    storage::write_atomically(path, write).map_err(storage_error)
 }
 
-/// Removes the temporary files that writes of `name` in `dir` left when their process was killed
-/// (named `.NAME.PID.N.tmp`, PID no longer running), so that an interrupted build leaves nothing
-/// behind once the next one runs. Only where running processes can be seen (`/proc`).
-fn remove_stale_temporaries(dir: &Path, name: &str) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let prefix = format!(".{name}.");
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else { continue };
-        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;
-/// an error when that exists and is not a regular file, or when the folder it would go in is
-/// not one (so that long work is refused before it starts, not when its result is written).
+/// The file that writing `path` replaces ([`gamegraph::storage::regular_target`]).
 pub(crate) fn regular_target(path: &Path) -> Result<PathBuf> {
-    let metadata = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if !folder.is_dir() {
-                bail!("cannot write {}: {} is not a folder that exists", path.display(), folder.display());
-            }
-            return Ok(path.to_path_buf());
-        }
-        other => other.with_context(|| format!("cannot look at {}", path.display()))?,
-    };
-    let target = if metadata.file_type().is_symlink() {
-        std::fs::canonicalize(path)
-            .with_context(|| format!("{} is a symbolic link to nothing that exists", path.display()))?
-    } else {
-        path.to_path_buf()
-    };
-    if !std::fs::metadata(&target).with_context(|| format!("cannot look at {}", target.display()))?.is_file()
-    {
-        bail!(
-            "{} exists and is not a regular file (a directory, a device or a pipe): not replacing it",
-            path.display()
-        );
+    storage::regular_target(path).map_err(storage_error)
+}
+
+/// A storage error in the command line's words: `cannot write FILE: why`.
+pub fn storage_error(e: StorageError) -> anyhow::Error {
+    match e {
+        StorageError::Io { path, source } => anyhow::anyhow!("cannot write {}: {source}", path.display()),
+        other => anyhow::anyhow!("{other}"),
     }
-    Ok(target)
 }
 
 /// Standard output was closed by its reader (`| head -1`): the command stops quietly.

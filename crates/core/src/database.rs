@@ -134,6 +134,12 @@ impl Database {
         out.inner.flush()
     }
 
+    /// Writes the database to the file `path` atomically: a reader, or a build killed at any
+    /// moment, finds the old file or the complete new one.
+    pub fn write_file(&self, path: &std::path::Path) -> Result<(), crate::storage::StorageError> {
+        crate::storage::write_atomically(path, |out| self.write_to(out))
+    }
+
     /// Reads a file written by [`Database::write_to`], checking its structure and checksum.
     pub fn read_from(input: impl Read) -> Result<Self, DatabaseError> {
         // The signature first, so that a file of another kind is refused before it is read whole,

@@ -19,6 +19,9 @@
 //!   the last moves tags the tables it keeps with the search it works for ([`SolverOwner`]),
 //!   so that searches never share or clear each other's.
 //!
+//! Databases ([`database`], and those of the games crate) are written through [`storage`]:
+//! atomic writes, SHA-256 digests and manifests, in one place.
+//!
 //! A new game implements [`Game`] (start, moves, play, stake of final positions) and opts into the
 //! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
 //! game in a few dozen lines.
@@ -41,6 +44,7 @@ pub mod score;
 pub mod search;
 pub mod solution;
 pub mod solver_owner;
+pub mod storage;
 pub mod tree;
 pub mod tt;
 

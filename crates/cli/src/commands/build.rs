@@ -14,9 +14,7 @@ use serde_json::json;
 use std::path::PathBuf;
 
 use crate::args::{BuildOptionList, EntryOptions, GameArgs, JsonFlag};
-use crate::terminal::{
-    describe, position_or_start, print_json, print_report, with_game, write_atomically, Bars,
-};
+use crate::terminal::{describe, position_or_start, print_json, print_report, with_game, Bars};
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -107,7 +105,7 @@ impl GameVisitor for Build<'_> {
             for (id, pos) in explored.positions.iter().enumerate() {
                 db.insert(game.format_position(pos), Entry::from_solution(solution, id as u32));
             }
-            write_atomically(out, |w| db.write_to(w))?;
+            db.write_file(out).map_err(crate::terminal::storage_error)?;
         }
         let start = Entry::from_solution(solution, 0);
         if args.output.json {

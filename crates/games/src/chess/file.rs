@@ -12,9 +12,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use gamegraph::storage::{sha256_hex, Sha256Writer};
 use memmap2::Mmap;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use super::material::Material;
 use super::Entry;
@@ -86,19 +86,14 @@ pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io:
         offset += block.len() as u64;
     }
     header.extend_from_slice(&offset.to_le_bytes());
-    let mut sha = Sha256::new();
-    sha.update(&header);
+    let mut out = Sha256Writer::new(out);
     out.write_all(&header)?;
     for block in &blocks {
-        sha.update(block);
         out.write_all(block)?;
     }
-    Ok((hex(&sha.finalize()), offset))
-}
-
-/// Lowercase hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let (sha256, bytes) = out.finish();
+    debug_assert_eq!(bytes, offset);
+    Ok((sha256, bytes))
 }
 
 /// A table file opened for probing: memory-mapped, its header checked, its blocks decompressed
@@ -137,7 +132,7 @@ impl TableFile {
         // Reads are bounds-checked against the length the map had when it was made.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         if let Some(expected) = sha256 {
-            let actual = hex(&Sha256::digest(&map[..]));
+            let actual = sha256_hex(&map[..]);
             if actual != expected {
                 return Err(damaged(format!("SHA-256 {actual} differs from the manifest's {expected}")));
             }

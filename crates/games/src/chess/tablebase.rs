@@ -6,12 +6,12 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use cozy_chess::{Board, Color};
+use gamegraph::storage::{self, StorageError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +25,8 @@ use super::{Dtm, Entry};
 /// The manifest's name in a table directory.
 pub const MANIFEST: &str = "manifest.json";
 const FORMAT: &str = "gamegraph-chess-dtm-1";
-/// The prefix of files being written.
+/// The prefix of the files that builds of earlier versions wrote before renaming them (the
+/// files being written are now [`gamegraph::storage::write_atomically`]'s).
 const PARTIAL: &str = ".building-";
 
 /// `manifest.json`: the complete tables of a directory, in building order.
@@ -55,6 +56,9 @@ pub struct TableEntry {
 /// A table directory that cannot be used or built.
 #[derive(Debug, thiserror::Error)]
 pub enum TablebaseError {
+    /// A file could not be written, or the manifest read.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -304,13 +308,14 @@ pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
 /// Reads `dir`'s manifest, `None` if there is none.
 pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, TablebaseError> {
     let path = dir.join(MANIFEST);
-    let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io_error(&path)(e)),
-    };
     let bad = |message: String| TablebaseError::BadManifest { path: path.clone(), message };
-    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let manifest: Manifest = match storage::read_manifest(dir, MANIFEST) {
+        Ok(Some(manifest)) => manifest,
+        Ok(None) => return Ok(None),
+        Err(StorageError::BadManifest { message, .. }) => return Err(bad(message)),
+        Err(StorageError::Io { source, .. }) => return Err(io_error(&path)(source)),
+        Err(e) => return Err(e.into()),
+    };
     if manifest.format != FORMAT {
         return Err(bad(format!("format '{}', expected '{FORMAT}'", manifest.format)));
     }
@@ -325,13 +330,7 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, TablebaseError> {
 
 /// Writes `dir`'s manifest atomically.
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), TablebaseError> {
-    let path = dir.join(MANIFEST);
-    let mut file = tempfile::Builder::new().prefix(PARTIAL).tempfile_in(dir).map_err(io_error(dir))?;
-    let text = serde_json::to_string_pretty(manifest).expect("a manifest serialises");
-    file.write_all(text.as_bytes()).map_err(io_error(&path))?;
-    file.as_file().sync_all().map_err(io_error(&path))?;
-    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
-    Ok(())
+    Ok(storage::write_manifest(dir, MANIFEST, manifest)?)
 }
 
 /// Tables loaded whole, for building and verifying: every probe is an array read.
@@ -468,6 +467,7 @@ pub fn build(
 ) -> Result<Manifest, TablebaseError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     remove_partial_files(dir)?;
+    storage::remove_stale_temporaries_in(dir);
     let mut manifest =
         read_manifest(dir)?.unwrap_or_else(|| Manifest { format: FORMAT.into(), tables: Vec::new() });
     let mut loaded = LoadedTables::new();
@@ -508,13 +508,12 @@ pub fn build(
 /// Writes one table file atomically and returns its manifest entry.
 fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<TableEntry, TablebaseError> {
     let name = file_name(material);
-    let path = dir.join(&name);
-    let file = tempfile::Builder::new().prefix(PARTIAL).tempfile_in(dir).map_err(io_error(dir))?;
-    let mut out = std::io::BufWriter::new(file);
-    let (sha256, bytes) = file::write(&mut out, material, entries).map_err(io_error(&path))?;
-    let file = out.into_inner().map_err(|e| io_error(&path)(e.into_error()))?;
-    file.as_file().sync_all().map_err(io_error(&path))?;
-    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
+    let mut written = None;
+    storage::write_atomically(&dir.join(&name), |mut out| {
+        written = Some(file::write(&mut out, material, entries)?);
+        Ok(())
+    })?;
+    let (sha256, bytes) = written.expect("written when the write succeeded");
     Ok(TableEntry {
         material: material.to_string(),
         file: name,
@@ -524,7 +523,7 @@ fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<Tabl
     })
 }
 
-/// Removes the temporary files of a build that was killed.
+/// Removes the temporary files that a killed build of an earlier version left.
 fn remove_partial_files(dir: &Path) -> Result<(), TablebaseError> {
     for entry in fs::read_dir(dir).map_err(io_error(dir))? {
         let entry = entry.map_err(io_error(dir))?;

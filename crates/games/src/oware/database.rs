@@ -8,14 +8,13 @@
 //! list, and a file is never read half-written.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::layer::{solve_layer, OwnedLayer, Progress};
 use super::rules::{stones, Ending, Rules};
@@ -24,6 +23,9 @@ use super::{Pits, Ranking, MAX_STONES};
 /// What can go wrong with a database.
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
+    /// A file could not be written, or the manifest read.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
     /// A file could not be read or written.
     #[error("{path}")]
     Io {
@@ -135,20 +137,16 @@ pub fn score_file(stones: usize) -> String {
     format!("scores.{stones}")
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
 impl Manifest {
     fn read(dir: &Path) -> Result<Option<Manifest>, DatabaseError> {
         let path = dir.join(MANIFEST);
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_error(&path)(e)),
-        };
         let bad = |message: String| DatabaseError::BadManifest { path: path.clone(), message };
-        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let manifest: Manifest = match storage::read_manifest(dir, MANIFEST) {
+            Ok(Some(manifest)) => manifest,
+            Ok(None) => return Ok(None),
+            Err(StorageError::BadManifest { message, .. }) => return Err(bad(message)),
+            Err(e) => return Err(e.into()),
+        };
         if manifest.format != FORMAT {
             return Err(bad(format!("format '{}', expected '{FORMAT}'", manifest.format)));
         }
@@ -167,22 +165,8 @@ impl Manifest {
     }
 
     fn write(&self, dir: &Path) -> Result<(), DatabaseError> {
-        let text = serde_json::to_string_pretty(self).expect("a manifest serialises");
-        write_atomically(dir, MANIFEST, text.as_bytes())
+        Ok(storage::write_manifest(dir, MANIFEST, self)?)
     }
-}
-
-/// Writes `name` in `dir` through a temporary file renamed when complete.
-fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), DatabaseError> {
-    let path = dir.join(name);
-    let mut file = tempfile::Builder::new()
-        .prefix(&format!("{name}.partial."))
-        .tempfile_in(dir)
-        .map_err(io_error(&path))?;
-    file.write_all(bytes).map_err(io_error(&path))?;
-    file.as_file().sync_all().map_err(io_error(&path))?;
-    file.persist(&path).map_err(|e| io_error(&path)(e.error))?;
-    Ok(())
 }
 
 /// What a build did.
@@ -210,7 +194,7 @@ pub fn build(
         let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m[..]).collect();
         let values = solve_layer(rules, &builder.ranking, n, &lower, progress);
         drop(lower);
-        write_atomically(dir, &score_file(n), &values)?;
+        storage::write_atomically(&dir.join(score_file(n)), |out| out.write_all(&values))?;
         drop(values);
         builder.finish(n)?;
         built.push(n);
@@ -240,6 +224,7 @@ impl Builder {
         if leader {
             fs::create_dir_all(dir).map_err(io_error(dir))?;
             remove_partial_files(dir)?;
+            storage::remove_stale_temporaries_in(dir);
         }
         let ranking = Arc::new(Ranking::new());
         let mut manifest = match Manifest::read(dir)? {

@@ -1,0 +1,289 @@
+//! Files that are never seen half-written, and the checksums and manifests that let a reader
+//! trust them and a build resume: the one place where every database of the project (a solved
+//! game's file, Awari score files, chess tables) is written.
+//!
+//! - [`write_atomically`]: a file written through a temporary one in the same folder, synced,
+//!   then renamed over the target, so that a reader, or a build killed at any moment, finds the
+//!   old file or the complete new one;
+//! - [`sha256_hex`] and [`Sha256Writer`]: the digests that manifests list, computed on a file's
+//!   bytes or while they are written;
+//! - [`read_manifest`] and [`write_manifest`]: a directory's JSON manifest (what it holds, with
+//!   each file's digest), refused with the file's name when it is not one.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// Why a file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The operating system refused.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The target exists and is not a regular file, or its folder does not exist: nothing is
+    /// written (so that long work is refused before it starts, not when its result is written).
+    #[error("{0}")]
+    Target(String),
+    /// A manifest is not what it should be.
+    #[error("{path}: {message}")]
+    BadManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The error of an I/O failure on `path`.
+pub fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StorageError + '_ {
+    move |source| StorageError::Io { path: path.to_path_buf(), source }
+}
+
+/// Writes `path` through a temporary file in the same folder, renamed into place only once
+/// `write` has succeeded and the bytes are on disk: readers see the old file or the complete new
+/// one, never a part.
+///
+/// A symbolic link is followed (the link stays, the file it names is replaced); a target that
+/// exists and is not a regular file (a directory, a device such as `/dev/null`, a pipe) is
+/// refused. The new file gets the usual mode under the umask. Temporary files that a killed
+/// process left for the same target are removed first.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), StorageError> {
+    let target = regular_target(path)?;
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    remove_stale_temporaries(&dir, &name);
+    let (temporary, file) = (0..100)
+        .find_map(|attempt| {
+            let candidate = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+            match fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+                Ok(file) => Some(Ok((candidate, file))),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => None,
+                Err(e) => Some(Err(e)),
+            }
+        })
+        .unwrap_or_else(|| Err(io::Error::other("no free temporary name")))
+        .map_err(|source| StorageError::Io { path: dir.clone(), source })?;
+    let written = (|| {
+        let mut out = io::BufWriter::new(&file);
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
+        file.sync_all()?;
+        fs::rename(&temporary, &target)
+    })();
+    if let Err(source) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(StorageError::Io { path: path.to_path_buf(), source });
+    }
+    Ok(())
+}
+
+/// Whether `file` is a temporary file of [`write_atomically`] (`.NAME.PID.N.tmp`), in which case
+/// the process that was writing it.
+fn temporary_of(file: &str) -> Option<(&str, u32)> {
+    let rest = file.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let mut parts = rest.rsplitn(3, '.');
+    let (_attempt, pid, name) = (parts.next()?, parts.next()?, parts.next()?);
+    Some((name, pid.parse().ok()?))
+}
+
+/// Removes the temporary files that writes of `name` in `dir` left when their process was killed
+/// (its number no longer running), so that an interrupted build leaves nothing behind once the
+/// next one runs. Only where running processes can be seen (`/proc`).
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    remove_stale(dir, |of| of == name);
+}
+
+/// Removes every temporary file of [`write_atomically`] in `dir` whose process was killed: what
+/// a build that owns the directory does before it starts.
+pub fn remove_stale_temporaries_in(dir: &Path) {
+    remove_stale(dir, |_| true);
+}
+
+fn remove_stale(dir: &Path, of_interest: impl Fn(&str) -> bool) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some((of, pid)) = temporary_of(&file) else { continue };
+        if of_interest(of) && pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The file that writing `path` replaces: `path` itself, or the file a symbolic link names;
+/// an error when that exists and is not a regular file, or when the folder it would go in is
+/// not one.
+pub fn regular_target(path: &Path) -> Result<PathBuf, StorageError> {
+    let metadata = match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if !folder.is_dir() {
+                return Err(StorageError::Target(format!(
+                    "cannot write {}: {} is not a folder that exists",
+                    path.display(),
+                    folder.display()
+                )));
+            }
+            return Ok(path.to_path_buf());
+        }
+        Err(source) => return Err(StorageError::Io { path: path.to_path_buf(), source }),
+        Ok(metadata) => metadata,
+    };
+    let target = if metadata.file_type().is_symlink() {
+        fs::canonicalize(path).map_err(|_| {
+            StorageError::Target(format!("{} is a symbolic link to nothing that exists", path.display()))
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    let metadata = fs::metadata(&target).map_err(io_error(&target))?;
+    if !metadata.is_file() {
+        return Err(StorageError::Target(format!(
+            "{} exists and is not a regular file (a directory, a device or a pipe): not replacing it",
+            path.display()
+        )));
+    }
+    Ok(target)
+}
+
+/// The SHA-256 of `bytes`, in lowercase hexadecimal.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hexadecimal.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A writer that passes bytes on and computes their SHA-256 and count on the way.
+pub struct Sha256Writer<W> {
+    inner: W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Sha256Writer<W> {
+    /// Writes to `inner`.
+    pub fn new(inner: W) -> Self {
+        Self { inner, hasher: Sha256::new(), bytes: 0 }
+    }
+
+    /// The digest of everything written (lowercase hexadecimal) and the bytes written.
+    pub fn finish(self) -> (String, u64) {
+        (hex(&self.hasher.finalize()), self.bytes)
+    }
+}
+
+impl<W: Write> Write for Sha256Writer<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Reads the JSON manifest `name` of `dir`; `None` if there is none. A file that does not parse
+/// as `T` is refused, named.
+pub fn read_manifest<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<T>, StorageError> {
+    let path = dir.join(name);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(StorageError::Io { path, source }),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| StorageError::BadManifest { path, message: e.to_string() })
+}
+
+/// Writes `manifest` as the JSON manifest `name` of `dir` (pretty-printed), atomically.
+pub fn write_manifest<T: Serialize>(dir: &Path, name: &str, manifest: &T) -> Result<(), StorageError> {
+    let text = serde_json::to_string_pretty(manifest).expect("a manifest serialises");
+    write_atomically(&dir.join(name), |out| out.write_all(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_replaced_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        write_atomically(&path, |w| w.write_all(b"first")).unwrap();
+        let failed = write_atomically(&path, |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("interrupted"))
+        });
+        assert!(matches!(failed, Err(StorageError::Io { .. })));
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        // Nothing left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A directory is not replaced, a missing folder refused before anything is written.
+        let err = write_atomically(dir.path(), |w| w.write_all(b"x")).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let err = write_atomically(&dir.path().join("no/such"), |w| w.write_all(b"x")).unwrap_err();
+        assert!(err.to_string().contains("not a folder that exists"), "{err}");
+    }
+
+    #[test]
+    fn temporaries_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // No process has this number (above the kernel's limit).
+        let stale = dir.path().join(".out.4999999.0.tmp");
+        let other = dir.path().join(".another.4999999.0.tmp");
+        fs::write(&stale, b"x").unwrap();
+        fs::write(&other, b"x").unwrap();
+        write_atomically(&dir.path().join("out"), |w| w.write_all(b"y")).unwrap();
+        assert!(!stale.exists() || !Path::new("/proc/self").exists());
+        assert!(other.exists(), "another file's temporary is not ours to remove");
+        assert_eq!(temporary_of(".scores.1.2.3.tmp"), Some(("scores.1", 2)));
+        assert_eq!(temporary_of("scores.1"), None);
+    }
+
+    #[test]
+    fn digests_agree_whether_computed_on_the_bytes_or_while_writing() {
+        let mut writer = Sha256Writer::new(Vec::new());
+        writer.write_all(b"abc").unwrap();
+        let (digest, bytes) = writer.finish();
+        assert_eq!(digest, sha256_hex(b"abc"));
+        assert_eq!(digest, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(bytes, 3);
+    }
+
+    #[test]
+    fn manifests_round_trip_and_bad_ones_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_manifest::<Vec<u32>>(dir.path(), "m.json").unwrap(), None);
+        write_manifest(dir.path(), "m.json", &vec![1u32, 2]).unwrap();
+        assert_eq!(read_manifest::<Vec<u32>>(dir.path(), "m.json").unwrap(), Some(vec![1, 2]));
+        fs::write(dir.path().join("m.json"), "{").unwrap();
+        let err = read_manifest::<Vec<u32>>(dir.path(), "m.json").unwrap_err();
+        assert!(err.to_string().contains("m.json"), "{err}");
+    }
+}
