@@ -11,6 +11,8 @@
 //!   `build`, `verify`, `stats` and serving;
 //! - [`analysis`]: the one oracle front ends ask for a position's value, its moves' values and a
 //!   move to play, whatever the game's solver;
+//! - [`session`]: a game being played move after move (moves, undo, repetition, the end, the
+//!   engine's moves), for every front end that plays;
 //! - [`records`]: the customary test-file lines of games that have them (Connect 4 test sets,
 //!   Othello's `.obf`), for `solve -` and the benchmarks;
 //! - [`board`]: a position as a grid of cells, for graphical front ends.
@@ -25,6 +27,7 @@ pub mod othello;
 pub mod oware;
 pub mod records;
 pub mod registry;
+pub mod session;
 mod solver_table;
 pub mod tictactoe;
 

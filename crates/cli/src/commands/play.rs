@@ -3,11 +3,11 @@
 //! come from the library's [`Analyzer`] (perfect play where the game is solved, a limited search
 //! elsewhere).
 
-use std::collections::HashSet;
 use std::io::BufRead;
 
 use anyhow::Result;
 use gamegraph_games::analysis::{Analyzer, Budget, Value};
+use gamegraph_games::session::{Session, Turn};
 use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
@@ -48,60 +48,18 @@ impl GameVisitor for Play<'_> {
     fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
         let args = self.0;
         let budget = Budget { time: Some(args.time), positions: args.game.limit, ..Budget::default() };
-        // One analyzer for the whole game: its table and its solved graph serve every turn.
-        let mut analyzer = Analyzer::new(&game, budget, args.engine.settings()?);
-        let mut pos = position_or_start(&game, args.position.as_deref())?;
+        let analyzer = Analyzer::new(&game, budget, args.engine.settings()?);
+        let mut session = Session::new(&game, analyzer, position_or_start(&game, args.position.as_deref())?);
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();
-        let mut seen = HashSet::new();
-        for ply in 0.. {
-            // In games with cycles a repeated position ends the game.
-            let repeated = G::CYCLES && !seen.insert(pos.clone());
-            let analysis = if repeated { None } else { Some(analyzer.analyze(&pos)?) };
-            let over = analysis.as_ref().is_none_or(|a| a.over);
-            let human = args.you.moves_at(ply);
+        loop {
+            let turn = session.turn()?;
+            let human = args.you.moves_at(session.ply());
             if args.json {
-                let to_move = if over {
-                    "nobody"
-                } else if human {
-                    "you"
-                } else {
-                    "engine"
-                };
-                let (value, moves) = match &analysis {
-                    Some(a) => (
-                        a.value,
-                        a.moves
-                            .iter()
-                            .map(|m| {
-                                json!({
-                                    "move": m.notation,
-                                    "position": m.position,
-                                    "value": m.value.value,
-                                    "exact": m.value.exact,
-                                    "outcome": m.value.outcome,
-                                    "remoteness": m.value.remoteness,
-                                })
-                            })
-                            .collect(),
-                    ),
-                    None => (Value::UNKNOWN, Vec::new()),
-                };
-                say!(
-                    "{}",
-                    json!({
-                        "position": game.format_position(&pos),
-                        "outcome": value.outcome,
-                        "value": value.value,
-                        "remoteness": value.remoteness,
-                        "moves": moves,
-                        "to_move": to_move,
-                        "repeated": repeated,
-                    })
-                );
+                say!("{}", turn_json(&game, session.position(), &turn, human));
             } else {
-                say!("\n{}", game.render(&pos));
-                if let Some(a) = analysis.as_ref().filter(|a| !a.over) {
+                say!("\n{}", game.render(session.position()));
+                if let Some(a) = turn.analysis.as_ref().filter(|a| !a.over) {
                     if a.value.exact && G::ENTRY.solver == Solver::Retrograde {
                         say!("value for the player to move: {}", in_words(&a.value));
                     }
@@ -110,33 +68,64 @@ impl GameVisitor for Play<'_> {
                     }
                 }
             }
-            if over {
+            if let Some(ending) = turn.ending {
                 if !args.json {
-                    let value = match &analysis {
-                        Some(a) => a.value.value.unwrap_or(0),
-                        None => game.repetition_score(&pos),
-                    };
-                    say!("game over: {}", ending(value, repeated));
+                    say!("game over: {ending}");
                 }
                 return Ok(());
             }
-            let analysis = analysis.expect("the game goes on");
             let mv = if human {
-                match read_move(&game, &pos, &mut lines, args.json)? {
+                match read_move(&game, session.position(), &mut lines, args.json)? {
                     Some(mv) => mv,
                     None => return Ok(()),
                 }
             } else {
-                let mv = analyzer.best_move(&pos, &analysis).expect("a position that is not over has moves");
+                let mv = session.engine_move(&turn).expect("a position that is not over has moves");
                 if !args.json {
-                    say!("engine plays {}", game.format_move(&pos, mv));
+                    say!("engine plays {}", game.format_move(session.position(), mv));
                 }
                 mv
             };
-            pos = game.play(&pos, mv);
+            session.play(mv);
         }
-        Ok(())
     }
+}
+
+/// One turn as a JSON line: the position, its value, every move's, and who moves.
+fn turn_json<G: BuiltinGame>(game: &G, pos: &G::Position, turn: &Turn, human: bool) -> serde_json::Value {
+    let to_move = match (&turn.ending, human) {
+        (Some(_), _) => "nobody",
+        (None, true) => "you",
+        (None, false) => "engine",
+    };
+    let (value, moves) = match &turn.analysis {
+        Some(a) => (
+            a.value,
+            a.moves
+                .iter()
+                .map(|m| {
+                    json!({
+                        "move": m.notation,
+                        "position": m.position,
+                        "value": m.value.value,
+                        "exact": m.value.exact,
+                        "outcome": m.value.outcome,
+                        "remoteness": m.value.remoteness,
+                    })
+                })
+                .collect(),
+        ),
+        None => (Value::UNKNOWN, Vec::new()),
+    };
+    json!({
+        "position": game.format_position(pos),
+        "outcome": value.outcome,
+        "value": value.value,
+        "remoteness": value.remoteness,
+        "moves": moves,
+        "to_move": to_move,
+        "repeated": turn.ending.is_some_and(|e| e.repeated),
+    })
 }
 
 /// A move's or position's value in words: exact values with their distance, searched ones with
@@ -149,15 +138,4 @@ fn in_words(v: &Value) -> String {
         Value { depth: Some(d), .. } => format!("{} (searched {d} plies)", v.shown()),
         _ => "not solved in time".to_string(),
     }
-}
-
-/// How the game ended, worth `v` to the player to move: a draw, or who won and by how much.
-fn ending(v: i32, repeated: bool) -> String {
-    let why = if repeated { "the position is repeated, " } else { "" };
-    let end = match v.signum() {
-        0 => "draw".to_string(),
-        1 => format!("the player to move has won ({v:+})"),
-        _ => format!("the player to move has lost ({v:+})"),
-    };
-    format!("{why}{end}")
 }
