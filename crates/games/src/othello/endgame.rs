@@ -13,6 +13,12 @@ use crate::solver_table::Entry;
 use gamegraph::SolverOwner;
 use table::{Discs, Table, NO_MOVE};
 
+/// The largest score: a disc difference of every square of the board.
+const MOST_DISCS: i32 = 64;
+
+/// Below every score: the best value before any move is searched.
+const BELOW_ANY_SCORE: i32 = -MOST_DISCS - 1;
+
 /// Positions with at most this many empties are solved by [`solve_small`] instead of the engine.
 /// Measured on 2026-12-04 with the solver's own table (from `HASHED_FROM` empties), two
 /// threads: FFO #50-#53 33.4 s (2809 M nodes) at 13 empties, 34.9-35.6 s at 12, 35.4 s at 11,
@@ -161,7 +167,7 @@ impl Small<'_> {
         child: impl Fn(&mut Self, u64, u64, i32, i32, u32) -> i32,
     ) -> Option<i32> {
         let empty = !(p | o);
-        let mut best = -65;
+        let mut best = BELOW_ANY_SCORE;
         let odd = empty & ODD_QUADRANTS[parity as usize];
         for group in [odd, empty & !odd] {
             for sq in squares(group) {
@@ -187,13 +193,13 @@ impl Small<'_> {
                 }
             }
         }
-        (best > -65).then_some(best)
+        (best > BELOW_ANY_SCORE).then_some(best)
     }
 
     /// Two empties: each square in turn, then the last one straight away.
     fn two_empties(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64) -> i32 {
         let (first, second) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
-        let mut best = -65;
+        let mut best = BELOW_ANY_SCORE;
         for (sq, last) in [(first, second), (second, first)] {
             if NEIGHBOURS[sq as usize] & o == 0 {
                 continue;
@@ -208,7 +214,7 @@ impl Small<'_> {
                 return best;
             }
         }
-        if best > -65 {
+        if best > BELOW_ANY_SCORE {
             return best;
         }
         let parity = QUADRANT_BIT[first as usize] ^ QUADRANT_BIT[second as usize];
@@ -225,7 +231,7 @@ impl Small<'_> {
         if n == 0 {
             return self.no_move(p, o, alpha, beta, empties, parity);
         }
-        self.search_sorted(p, o, alpha, beta, empties, parity, &mut moves[..n]).0
+        self.search_sorted(Discs { player: p, opponent: o }, alpha, beta, empties, parity, &mut moves[..n]).0
     }
 
     /// As [`Self::solve_sorted`], with the moves sorted by the engine's finer key, and the
@@ -244,7 +250,7 @@ impl Small<'_> {
             return high;
         }
         let discs = Discs { player: p, opponent: o };
-        let (mut lower, mut upper, mut first) = (-64, 64, NO_MOVE);
+        let (mut lower, mut upper, mut first) = (-MOST_DISCS, MOST_DISCS, NO_MOVE);
         if let Some(e) = self.table.probe(discs) {
             ((lower, upper), first) = (e.bounds(), e.best);
             if lower >= beta || lower == upper {
@@ -262,26 +268,25 @@ impl Small<'_> {
         if n == 0 {
             return self.no_move(p, o, alpha, beta, empties, parity);
         }
-        let (best, best_move) = self.search_sorted(p, o, alpha, beta, empties, parity, &mut moves[..n]);
+        let (best, best_move) = self.search_sorted(discs, alpha, beta, empties, parity, &mut moves[..n]);
         self.table.store(Entry::after_search(discs, best, (alpha, beta), (lower, upper), best_move as u8));
         best
     }
 
-    /// Searches `moves` of `p` to move against `o` in the order of their keys: the best value,
+    /// Searches `moves` of the position (`p` to move against `o`) in the order of their keys:
+    /// the best value,
     /// and the move that reached it.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn search_sorted(
         &mut self,
-        p: u64,
-        o: u64,
+        Discs { player: p, opponent: o }: Discs,
         mut alpha: i32,
         beta: i32,
         empties: u32,
         parity: u32,
         moves: &mut [(i32, u32, u64)],
     ) -> (i32, u32) {
-        let (mut best, mut best_move) = (-65, 0);
+        let (mut best, mut best_move) = (BELOW_ANY_SCORE, 0);
         for i in 0..moves.len() {
             // The best of the rest, picked when needed: most nodes cut off after one or two
             // moves, before a full sort would pay.
@@ -316,7 +321,7 @@ impl Small<'_> {
 /// [`STABILITY_SLACK`]).
 #[inline]
 pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
-    if 64 - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
+    if MOST_DISCS - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
         return None;
     }
     let high = stable_ceiling(p, o);
@@ -326,7 +331,7 @@ pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
 /// The best score `p` to move against `o` can reach: the opponent keeps its stable discs.
 #[inline]
 pub(super) fn stable_ceiling(p: u64, o: u64) -> i32 {
-    64 - 2 * stable_discs(o, p).count_ones() as i32
+    MOST_DISCS - 2 * stable_discs(o, p).count_ones() as i32
 }
 
 /// The sort key of the move to `sq` that leads to `p` to move against `o`: the fewer replies

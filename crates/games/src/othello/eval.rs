@@ -105,7 +105,7 @@ pub fn search_from(
     }
     if depth < SORTED_FROM || moves & (moves - 1) == 0 {
         let played = super::bitboard::squares(moves).map(|sq| (sq, super::bitboard::flips(p, o, sq)));
-        return best_child(p, o, indices, played, depth, alpha, beta, nodes);
+        return best_child((p, o), indices, played, depth, (alpha, beta), nodes);
     }
     // (the child's evaluation for its player to move, the square, the discs turned): least first.
     let mut keyed = [(0i32, 0u32, 0u64); MAX_MOVES];
@@ -117,7 +117,7 @@ pub fn search_from(
         n += 1;
     }
     keyed[..n].sort_unstable();
-    best_child(p, o, indices, keyed[..n].iter().map(|&(_, sq, f)| (sq, f)), depth, alpha, beta, nodes)
+    best_child((p, o), indices, keyed[..n].iter().map(|&(_, sq, f)| (sq, f)), depth, (alpha, beta), nodes)
 }
 
 /// From this many plies to go on, [`search_from`] tries first the moves whose positions the
@@ -131,18 +131,15 @@ const SORTED_FROM: u32 = 2;
 /// Room for the legal moves of any Othello position (33 at most).
 pub(super) const MAX_MOVES: usize = 40;
 
-/// The fail-soft value of the best of the moves `played` (square, discs turned), searched in
-/// that order.
-#[allow(clippy::too_many_arguments)]
+/// The fail-soft value within `(alpha, beta)` of the best of the moves `played` (square, discs
+/// turned) of the position `(p, o)`, searched in that order.
 #[inline]
 fn best_child(
-    p: u64,
-    o: u64,
+    (p, o): (u64, u64),
     indices: &Indices,
     played: impl Iterator<Item = (u32, u64)>,
     depth: u32,
-    mut alpha: i32,
-    beta: i32,
+    (mut alpha, beta): (i32, i32),
     nodes: &mut u64,
 ) -> i32 {
     let mut best = i32::MIN + 1;
