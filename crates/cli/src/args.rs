@@ -59,6 +59,15 @@ impl ClusterArgs {
                 let mut cluster = gamegraph_cluster::Cluster::from_hostfile(file, process, workers)?;
                 cluster.connect_timeout = seconds(self.connect_timeout, "connect-timeout", false)?;
                 cluster.hang_timeout = seconds(self.hang_timeout, "hang-timeout", true)?;
+                let shortest = gamegraph_cluster::heartbeat::MIN_HANG_TIMEOUT;
+                if !cluster.hang_timeout.is_zero() && cluster.hang_timeout < shortest {
+                    anyhow::bail!(
+                        "--hang-timeout {}: heartbeats are {} s apart, so give 0 (no heartbeats) or at least {} s",
+                        self.hang_timeout,
+                        gamegraph_cluster::heartbeat::BEAT_EVERY.as_secs_f64(),
+                        shortest.as_secs_f64()
+                    );
+                }
                 Some(cluster)
             }
             _ if self.workers.is_some() => Some(gamegraph_cluster::Cluster::new(Vec::new(), 0, workers)?),

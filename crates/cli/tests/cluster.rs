@@ -421,3 +421,84 @@ fn the_oware_bench_over_processes_reports_every_process() {
     let shared = fails(&["bench", "oware", "--hostfile", hosts, "--process", "0"], "");
     assert!(shared.contains("needs --db DIR"), "{shared}");
 }
+
+/// Runs process 1 with `one` and process 0 with `zero` (each beside the other, sharing `db`):
+/// both outputs.
+fn both(
+    hosts: &std::path::Path,
+    zero: &[&str],
+    one: &[&str],
+) -> (std::process::Output, std::process::Output) {
+    let hosts = hosts.to_str().unwrap();
+    let with = |args: &[&str], process: &'static str| {
+        let mut all = args.to_vec();
+        all.extend(["--hostfile", hosts, "--process", process, "--connect-timeout", "20"]);
+        spawn(&all)
+    };
+    let other = with(one, "1");
+    let main = with(zero, "0");
+    (main.wait_with_output().unwrap(), other.wait_with_output().unwrap())
+}
+
+#[test]
+fn processes_given_other_rules_or_stones_refuse_each_other_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let db = db.to_str().unwrap();
+    let base = |rules: &'static str, stones: &'static str| {
+        vec!["build", "oware", "--rules", rules, "--stones", stones, "--db", db]
+    };
+    for (zero, one, differs) in [
+        (base("vu", "8"), base("abapa", "8"), "--rules"),
+        (base("vu", "8"), base("vu", "10"), "--stones"),
+        (base("vu", "10"), base("vu", "8"), "--stones"),
+    ] {
+        let started = Instant::now();
+        let (a, b) = both(&hostfile(dir.path(), 2), &zero, &one);
+        for (process, out) in [(0, &a), (1, &b)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "process {process} of {zero:?} / {one:?} succeeded");
+            assert!(
+                stderr.contains("every process must run the same command") && stderr.contains(differs),
+                "process {process}: {stderr}"
+            );
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "refused in {:?}", started.elapsed());
+        assert!(!std::path::Path::new(db).join("manifest.json").exists(), "nothing is written");
+    }
+}
+
+#[test]
+fn a_host_line_that_reaches_another_server_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let first = std::fs::read_to_string(&hosts).unwrap().lines().next().unwrap().to_string();
+    // A server that is not ours answers on process 0's address.
+    let server = TcpListener::bind(&first).unwrap();
+    std::thread::spawn(move || {
+        if let Ok((mut stream, _)) = server.accept() {
+            use std::io::{Read, Write};
+            let mut request = [0u8; 64];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n");
+        }
+    });
+    let hosts = hosts.to_str().unwrap();
+    let err =
+        fails(&["graph", "-", "--format", "edges", "--hostfile", hosts, "--process", "1"], "0 1\n1 = 1\n");
+    assert!(err.contains("is not a gamegraph process"), "{err}");
+}
+
+#[test]
+fn a_hang_timeout_shorter_than_a_few_heartbeats_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let hosts = hosts.to_str().unwrap();
+    for short in ["0.001", "1.5"] {
+        let err = fails(
+            &["graph", "-", "--hostfile", hosts, "--process", "0", "--hang-timeout", short],
+            "a -> b\n",
+        );
+        assert!(err.contains("--hang-timeout") && err.contains("at least 2 s"), "{err}");
+    }
+}

@@ -46,7 +46,15 @@ pub struct Cluster {
     /// How long another process may stay silent (no heartbeat) before this one ends the run
     /// ([`HANG_TIMEOUT`] by default; zero: no heartbeats).
     pub hang_timeout: Duration,
+    /// What the computation is, in words that differ whenever two processes would compute
+    /// different things (the command and every option that decides the result, a digest of the
+    /// input): processes whose jobs differ, or whose programs are of other versions, refuse each
+    /// other when they connect, before anything is computed or written. See [`Cluster::with_job`].
+    pub job: String,
 }
+
+/// The longest [`Cluster::job`] the handshake carries, in bytes.
+pub const MAX_JOB: usize = 4096;
 
 /// Why a distributed computation could not run.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +99,7 @@ impl Cluster {
             workers: workers.max(1),
             connect_timeout: CONNECT_TIMEOUT,
             hang_timeout: HANG_TIMEOUT,
+            job: String::new(),
         }
     }
 
@@ -121,10 +130,34 @@ impl Cluster {
         if workers == 0 || workers > MAX_WORKERS {
             return Err(ClusterError::Settings(format!("{workers} workers: 1 to {MAX_WORKERS} a process")));
         }
-        Ok(Self { hosts, process, workers, connect_timeout: CONNECT_TIMEOUT, hang_timeout: HANG_TIMEOUT })
+        Ok(Self {
+            hosts,
+            process,
+            workers,
+            connect_timeout: CONNECT_TIMEOUT,
+            hang_timeout: HANG_TIMEOUT,
+            job: String::new(),
+        })
     }
 
     /// Workers over all processes.
+    /// The same cluster for the computation described by `job` (see [`Cluster::job`]); a job
+    /// longer than [`MAX_JOB`] bytes is cut there.
+    pub fn with_job(mut self, job: impl Into<String>) -> Self {
+        let mut job = job.into();
+        if job.len() > MAX_JOB {
+            let end = (0..=MAX_JOB).rev().find(|&i| job.is_char_boundary(i)).unwrap_or(0);
+            job.truncate(end);
+        }
+        self.job = job;
+        self
+    }
+
+    /// What this process tells the others it runs: the program's version and the job.
+    fn identity(&self) -> String {
+        format!("gamegraph {}: {}", env!("CARGO_PKG_VERSION"), self.job)
+    }
+
     pub fn peers(&self) -> usize {
         self.workers * self.hosts.len().max(1)
     }
@@ -198,8 +231,79 @@ fn quiet_timely_panics() {
     });
 }
 
-/// What a process sends first on each connection: a tag, its index and its workers.
-const HELLO: &[u8; 8] = b"ggraph01";
+/// What each side of a new connection sends first: this tag, then (from the process that
+/// connects) its index, and (from both) its workers and its identity ([`Cluster::job`] and the
+/// program's version), so that both sides refuse a peer that would compute something else.
+const HELLO: &[u8; 8] = b"ggraph02";
+
+/// Writes this side's hello: the tag, `index` if given, the workers and the identity.
+fn send_hello(
+    stream: &mut TcpStream,
+    index: Option<usize>,
+    workers: usize,
+    identity: &str,
+) -> std::io::Result<()> {
+    let mut hello = HELLO.to_vec();
+    if let Some(index) = index {
+        hello.extend_from_slice(&(index as u64).to_le_bytes());
+    }
+    hello.extend_from_slice(&(workers as u64).to_le_bytes());
+    hello.extend_from_slice(&(identity.len() as u32).to_le_bytes());
+    hello.extend_from_slice(identity.as_bytes());
+    stream.write_all(&hello)
+}
+
+/// What the other side of a connection said of itself.
+struct Hello {
+    index: Option<usize>,
+    workers: usize,
+    identity: String,
+}
+
+/// Reads the other side's hello (with an index when `indexed`); `None` when it does not start
+/// with our tag or is malformed (not a process of ours: a web server, say).
+fn read_hello(stream: &mut TcpStream, indexed: bool) -> std::io::Result<Option<Hello>> {
+    let mut tag = [0u8; 8];
+    stream.read_exact(&mut tag)?;
+    if &tag != HELLO {
+        return Ok(None);
+    }
+    let mut word = [0u8; 8];
+    let index = if indexed {
+        stream.read_exact(&mut word)?;
+        Some(u64::from_le_bytes(word) as usize)
+    } else {
+        None
+    };
+    stream.read_exact(&mut word)?;
+    let workers = u64::from_le_bytes(word) as usize;
+    let mut len = [0u8; 4];
+    stream.read_exact(&mut len)?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > MAX_JOB + 64 {
+        return Ok(None);
+    }
+    let mut identity = vec![0u8; len];
+    stream.read_exact(&mut identity)?;
+    Ok(String::from_utf8(identity).ok().map(|identity| Hello { index, workers, identity }))
+}
+
+/// Refuses a peer that runs another number of workers or another computation, naming the
+/// difference.
+fn check_peer(cluster: &Cluster, other: usize, hello: &Hello) -> Result<(), ClusterError> {
+    let process = cluster.process;
+    if hello.workers != cluster.workers {
+        return Err(mismatch(other, hello.workers, process, cluster.workers));
+    }
+    let mine = cluster.identity();
+    if hello.identity != mine {
+        return Err(ClusterError::Connect(format!(
+            "process {other} runs '{}' and process {process} runs '{mine}': every process must run the same command, with the same options and input, but --process",
+            hello.identity
+        )));
+    }
+    Ok(())
+}
 
 /// Sets up a new connection to another process: no waiting to fill packets (rounds exchange small
 /// messages), reads that give up after `timeout` during the handshake, and keepalive probes that
@@ -250,6 +354,7 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
         (&cluster.hosts, cluster.process, cluster.workers, cluster.connect_timeout);
     let deadline = Instant::now() + timeout;
     let fail = |message: String| ClusterError::Connect(message);
+    let identity = cluster.identity();
     let listener = listen(&hosts[process])
         .map_err(|e| fail(format!("cannot listen on {} (process {process}): {e}", hosts[process])))?;
     listener.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
@@ -272,18 +377,23 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
             }
             std::thread::sleep(Duration::from_millis(100));
         };
-        let io = |e: std::io::Error| fail(format!("process {index} at {host}: {e}"));
+        let io = |e: std::io::Error| {
+            let why = match e.kind() {
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                    format!("no answer within {} s", timeout.as_secs_f64())
+                }
+                _ => e.to_string(),
+            };
+            fail(format!("process {index} at {host}: {why}"))
+        };
         prepare(&stream, timeout).map_err(io)?;
-        let mut hello = HELLO.to_vec();
-        hello.extend_from_slice(&(process as u64).to_le_bytes());
-        hello.extend_from_slice(&(workers as u64).to_le_bytes());
-        stream.write_all(&hello).map_err(io)?;
-        let mut answer = [0u8; 8];
-        stream.read_exact(&mut answer).map_err(io)?;
-        let theirs = u64::from_le_bytes(answer) as usize;
-        if theirs != workers {
-            return Err(mismatch(index, theirs, process, workers));
-        }
+        send_hello(&mut stream, Some(process), workers, &identity).map_err(io)?;
+        let Some(answer) = read_hello(&mut stream, false).map_err(io)? else {
+            return Err(fail(format!(
+                "{host} (process {index} of the host file) is not a gamegraph process"
+            )));
+        };
+        check_peer(cluster, index, &answer)?;
         stream.set_read_timeout(None).map_err(io)?;
         sockets[index] = Some(stream);
     }
@@ -294,21 +404,16 @@ fn connect(cluster: &Cluster) -> Result<Vec<Option<TcpStream>>, ClusterError> {
                 let io = |e: std::io::Error| fail(format!("a connection from {from}: {e}"));
                 stream.set_nonblocking(false).map_err(io)?;
                 prepare(&stream, timeout).map_err(io)?;
-                let mut hello = [0u8; 24];
-                stream.read_exact(&mut hello).map_err(io)?;
-                let index = u64::from_le_bytes(hello[8..16].try_into().expect("8 bytes")) as usize;
-                let theirs = u64::from_le_bytes(hello[16..24].try_into().expect("8 bytes")) as usize;
-                if &hello[..8] != HELLO
-                    || index <= process
-                    || index >= hosts.len()
-                    || sockets[index].is_some()
-                {
+                let hello = read_hello(&mut stream, true).map_err(io)?;
+                let Some((hello, index)) = hello
+                    .and_then(|h| h.index.map(|i| (h, i)))
+                    .filter(|&(_, i)| i > process && i < hosts.len() && sockets[i].is_none())
+                else {
                     return Err(fail(format!("{from} is not a process of this host file after {process}")));
-                }
-                stream.write_all(&(workers as u64).to_le_bytes()).map_err(io)?;
-                if theirs != workers {
-                    return Err(mismatch(index, theirs, process, workers));
-                }
+                };
+                // Answered before checking, so that both sides see a difference and refuse.
+                send_hello(&mut stream, None, workers, &identity).map_err(io)?;
+                check_peer(cluster, index, &hello)?;
                 stream.set_read_timeout(None).map_err(io)?;
                 sockets[index] = Some(stream);
                 waiting -= 1;

@@ -21,7 +21,11 @@ use crate::cluster::Cluster;
 use crate::ClusterError;
 
 /// How often a process sends its beat to every other process.
-const BEAT_EVERY: Duration = Duration::from_millis(500);
+pub const BEAT_EVERY: Duration = Duration::from_millis(500);
+
+/// The shortest hang timeout that makes sense: a few heartbeat periods, so that one datagram
+/// late or lost does not end a healthy run.
+pub const MIN_HANG_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// What a beat says: a tag, then the sender's process index (8 bytes, little-endian).
 const TAG: &[u8; 8] = b"ggbeat01";

@@ -251,7 +251,8 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
     if args.nodes >= u32::MAX as usize {
         bail!("--nodes must be below 2^32 - 1 (node ids are 32-bit)");
     }
-    let cluster = args.cluster.cluster()?;
+    let job = format!("bench graph --nodes {} --edges {} --seed {}", args.nodes, args.edges, args.seed);
+    let cluster = args.cluster.cluster()?.map(|c| c.with_job(job));
     let stream = RandomGraph::new(args.nodes, args.edges, args.seed);
     let needed = graph_memory(args.nodes as u64, args.edges as u64, cluster.as_ref());
     if let Some(total) = crate::terminal::memory_bytes().filter(|&t| needed > t / 4 * 3) {

@@ -49,9 +49,16 @@ pub fn run(args: &GraphArgs) -> Result<()> {
         FormatArg::Edges => parse_edges(&text),
     }
     .with_context(|| format!("{}", args.file.display()))?;
+    // Processes of a cluster given other files or options would solve other graphs together.
+    let job = format!(
+        "graph --model {} --format {:?}, input SHA-256 {}",
+        args.model.name(),
+        args.format,
+        gamegraph::storage::sha256_hex(text.as_bytes())
+    );
     drop(text);
     let model = args.model;
-    let solution = match args.cluster.cluster()? {
+    let solution = match args.cluster.cluster()?.map(|c| c.with_job(job)) {
         None => solve_graph(&parsed.graph, model),
         Some(cluster) => {
             // Every process reads the file (bounded by the text limit) and keeps its workers'

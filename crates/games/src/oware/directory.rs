@@ -273,6 +273,9 @@ fn build_on_cluster(
     layers: &Layers<'_>,
 ) -> Result<Option<gamegraph_cluster::dense::LayersBuilt>, DirectoryError> {
     let owned = dir.to_path_buf();
+    // Processes given other rules or stone counts would write a mixed database: they refuse
+    // each other when they connect.
+    let cluster = cluster.clone().with_job(format!("build oware --rules {rules} --stones {stones}"));
     let (sender, received) = std::sync::mpsc::channel::<LayerBuilt>();
     let built = std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -284,7 +287,7 @@ fn build_on_cluster(
             let _ = sender.send(LayerBuilt { stones, positions, seconds });
         };
         let open = move |leader| Builder::open(&owned, rules, stones, leader);
-        gamegraph_cluster::dense::build_layers(cluster, stones, open, done)
+        gamegraph_cluster::dense::build_layers(&cluster, stones, open, done)
     })?;
     let sent = gamegraph_cluster::kernel::messages_sent_elsewhere();
     layers.progress.finished(&format!(
