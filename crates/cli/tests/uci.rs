@@ -187,8 +187,6 @@ fn bad_commands_are_reported_and_ignored() {
         "position fen 8/8/8 w - - 0 1",
         "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e3",
         "position",
-        "go depth x",
-        "go sideways",
         "setoption name Hash value 0",
         "setoption name Threads value lots",
         "setoption name TablebasePath value /no/such/dir",
@@ -201,5 +199,65 @@ fn bad_commands_are_reported_and_ignored() {
     uci.send("go depth 2");
     uci.best_move(&Board::default());
     let stderr = uci.quit();
-    assert_eq!(stderr.lines().count(), 10, "one line per bad command: {stderr}");
+    assert_eq!(stderr.lines().count(), 8, "one line per bad command: {stderr}");
+}
+
+#[test]
+fn a_malformed_go_still_answers_with_a_legal_move() {
+    let mut uci = Uci::start();
+    for go in [
+        "go foo",
+        "go depth",
+        "go depth x movetime 200",
+        "go movetime 1.5",
+        "go movetime 99999999999999999999 depth 2",
+    ] {
+        uci.send(go);
+        uci.best_move(&Board::default());
+    }
+    let stderr = uci.quit();
+    assert!(
+        stderr.contains("unknown 'go' parameter 'foo'") && stderr.contains("'depth' needs a number"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_fifty_move_rule_and_bad_positions_never_leave_the_engine_without_a_legal_move() {
+    let mut uci = Uci::start();
+    // 500 knight moves: the halfmove clock reached 100, the game goes on until a draw is claimed.
+    let shuffle: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"].iter().copied().cycle().take(500).collect();
+    uci.send(&format!("position startpos moves {}", shuffle.join(" ")));
+    uci.send("go depth 3");
+    uci.best_move(&Board::default());
+    // A FEN whose clock is past 100, then a move.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 130 90";
+    uci.send(&format!("position fen {fen} moves a1a2"));
+    uci.send("go depth 3");
+    uci.best_move(&"4k3/8/8/8/8/8/R7/4K3 b - - 100 90".parse().unwrap());
+    // A move list applied up to its first illegal move (reported), not refused whole: the
+    // previous position (here, the rook endgame) is never searched instead.
+    uci.send("position startpos moves e2e4 e7e5 e2e5 d2d4");
+    uci.send("go depth 2");
+    uci.best_move(&"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".parse().unwrap());
+    // A malformed FEN: the start position.
+    uci.send("position fen 8/8/8 w - - 0 1");
+    uci.send("go depth 2");
+    uci.best_move(&Board::default());
+    let stderr = uci.quit();
+    assert!(stderr.contains("e2e5") && stderr.contains("start position"), "{stderr}");
+}
+
+#[test]
+fn a_line_that_is_not_text_is_skipped_and_the_session_goes_on() {
+    let mut uci = Uci::start();
+    uci.input.write_all(b"\xef\xbb\xbfisready\n").unwrap();
+    uci.until("readyok");
+    uci.input.write_all(b"is\xffready\n").unwrap();
+    uci.send("isready");
+    uci.until("readyok");
+    uci.send("go depth 1");
+    uci.best_move(&Board::default());
+    let stderr = uci.quit();
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
 }

@@ -4,7 +4,16 @@
 //! A thread reads the commands; the main thread answers them, and each `go` searches on a
 //! thread of its own, so that `stop`, `isready` and `quit` are answered while the engine thinks.
 //! Commands other than those that arrive during a search are taken once it ends. Unknown or
-//! malformed commands are ignored, as the protocol asks, and reported on standard error.
+//! malformed commands are ignored, as the protocol asks, and reported on standard error; so are
+//! lines that are not UTF-8 text or longer than [`MAX_LINE_BYTES`]. What can be read of a command
+//! is used: `go` ignores the words it cannot read and searches with the rest (it always ends with
+//! `bestmove`); `position` takes the start position when its FEN is malformed and plays its moves
+//! up to the first illegal one, so that it never leaves the previous position in place.
+//!
+//! The 50-move rule: a draw there must be claimed, so a position whose halfmove clock reached
+//! 100 (or more: read as 100) is still played on. The engine then searches it as if the clock
+//! stood at 99: every move that keeps the count is a draw, a capture or pawn move is valued as
+//! usual.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -24,6 +33,10 @@ use gamegraph_games::chess::{parse_fen, Chess, Tablebase};
 pub const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads `setoption name Threads` accepts.
 pub const MAX_THREADS: usize = 256;
+/// The time a malformed `go` that keeps no limit searches, in milliseconds.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// The longest command line read, in bytes; a longer one is skipped and reported.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {}
@@ -61,15 +74,7 @@ enum Next {
 pub fn run(_: &UciArgs) -> Result<()> {
     let (sender, events) = channel();
     let reader = sender.clone();
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lines() {
-            let Ok(line) = line else { break };
-            if reader.send(Event::Line(line)).is_err() {
-                return;
-            }
-        }
-        let _ = reader.send(Event::Closed);
-    });
+    std::thread::spawn(move || read_commands(&mut std::io::stdin().lock(), &reader));
     let mut options = Options { hash_mib: EngineSettings::default().tt_mib, threads: 1, tables: None };
     let mut position = Position { board: Board::default(), history: Vec::new() };
     let mut pending = VecDeque::new();
@@ -94,6 +99,81 @@ pub fn run(_: &UciArgs) -> Result<()> {
             Next::Reconfigure => {}
         }
     }
+}
+
+/// Sends each line of `input` to `events` as it comes, then [`Event::Closed`]: a line that is
+/// not UTF-8 text or is longer than [`MAX_LINE_BYTES`] is skipped and reported, and a byte order
+/// mark before the first is dropped.
+fn read_commands(input: &mut impl std::io::BufRead, events: &Sender<Event>) {
+    let mut number = 0;
+    loop {
+        number += 1;
+        let line = match read_line(input, MAX_LINE_BYTES) {
+            Ok(Some(Ok(bytes))) => bytes,
+            Ok(Some(Err(length))) => {
+                log(&format!("line {number}: {length} bytes, more than the {MAX_LINE_BYTES} a command may have: skipped"));
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log(&format!("cannot read standard input: {e}"));
+                break;
+            }
+        };
+        match String::from_utf8(line) {
+            Ok(text) => {
+                let text = if number == 1 { text.trim_start_matches('\u{feff}').to_string() } else { text };
+                if events.send(Event::Line(text)).is_err() {
+                    return;
+                }
+            }
+            Err(e) => log(&format!(
+                "line {number}: byte {} is not UTF-8 text: skipped",
+                e.utf8_error().valid_up_to() + 1
+            )),
+        }
+    }
+    let _ = events.send(Event::Closed);
+}
+
+/// The next line of `input` without its end (`\n` or `\r\n`): its bytes, or `Err(length)` for a
+/// line longer than `cap` (read to its end and dropped); `None` at the end of the input.
+fn read_line(
+    input: &mut impl std::io::BufRead,
+    cap: usize,
+) -> std::io::Result<Option<Result<Vec<u8>, usize>>> {
+    let mut line = Vec::new();
+    let mut length = 0;
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok((length > 0).then(|| finish(line, length, cap)));
+        }
+        let (chunk, ended) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], true),
+            None => (buffer, false),
+        };
+        length += chunk.len();
+        if length <= cap {
+            line.extend_from_slice(chunk);
+        }
+        let used = chunk.len() + usize::from(ended);
+        input.consume(used);
+        if ended {
+            return Ok(Some(finish(line, length, cap)));
+        }
+    }
+}
+
+/// A line read whole (its `\r` dropped), or its length when it was too long to keep.
+fn finish(mut line: Vec<u8>, length: usize, cap: usize) -> Result<Vec<u8>, usize> {
+    if length > cap {
+        return Err(length);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(line)
 }
 
 /// One engine answering commands until quit or an option change.
@@ -139,18 +219,31 @@ impl Session<'_> {
                 Some("setoption") if set_option(options, &words[1..]) => return Next::Reconfigure,
                 // Refused, and reported.
                 Some("setoption") => {}
-                Some("position") => match parse_position(self.game, &words[1..]) {
-                    Ok(p) => *position = p,
-                    Err(e) => log(&format!("{e} in '{line}'")),
-                },
-                Some("go") => match parse_go(&words[1..]) {
-                    Ok(go) => {
-                        if self.go(&go, position, pending) {
-                            return Next::Quit;
-                        }
+                Some("position") => {
+                    let (p, problems) = parse_position(self.game, &words[1..]);
+                    for problem in problems {
+                        log(&format!("{problem} in '{}'", excerpt(&line)));
                     }
-                    Err(e) => log(&format!("{e} in '{line}'")),
-                },
+                    *position = p;
+                }
+                Some("go") => {
+                    let (mut go, problems) = parse_go(&words[1..]);
+                    for problem in &problems {
+                        log(&format!("{problem} in '{}'", excerpt(&line)));
+                    }
+                    if !problems.is_empty() && go.limits(position.board.side_to_move()) == Limits::default() {
+                        // Nothing readable was left to stop the search: it would run until `stop`,
+                        // which a GUI that sent a malformed `go` will not send.
+                        log(&format!(
+                            "no limit left in '{}': searching {DEFAULT_MOVETIME_MS} ms",
+                            excerpt(&line)
+                        ));
+                        go.movetime = Some(DEFAULT_MOVETIME_MS);
+                    }
+                    if self.go(&go, position, pending) {
+                        return Next::Quit;
+                    }
+                }
                 Some("quit") => return Next::Quit,
                 Some("stop" | "ponderhit" | "debug" | "register") => {}
                 Some(other) => log(&format!("unknown command '{other}'")),
@@ -161,7 +254,7 @@ impl Session<'_> {
     /// Searches `position` as `go` asks, answering `stop`, `isready` and `quit` meanwhile and
     /// keeping the other commands for later; prints `bestmove`. Returns true on `quit`.
     fn go(&self, go: &Go, position: &Position, pending: &mut VecDeque<String>) -> bool {
-        let board = &position.board;
+        let board = &playable(&position.board);
         let limits = go.limits(board.side_to_move());
         let stop = Arc::new(AtomicBool::new(false));
         let tell = |it: &Iteration<Move>| say(&info_line(self.game, board, it));
@@ -209,8 +302,20 @@ impl Session<'_> {
     }
 }
 
+/// `board` as the engine searches it: with a halfmove clock of 100 (the 50-move rule reached,
+/// where a draw may be claimed but the game goes on until it is), as if it stood at 99, so that
+/// the position still has its moves.
+fn playable(board: &Board) -> Board {
+    let mut board = board.clone();
+    if board.halfmove_clock() >= 100 {
+        board.set_halfmove_clock(99);
+    }
+    board
+}
+
 /// The move to play: the search's best, else any legal move, else the null move `0000`.
 fn best_move(game: &Chess, board: &Board, report: Option<&Report<Move>>) -> String {
+    let board = &playable(board);
     let mut moves = Vec::new();
     game.moves(board, &mut moves);
     match report.and_then(|r| r.best).filter(|m| moves.contains(m)).or(moves.first().copied()) {
@@ -290,23 +395,47 @@ fn set_option(options: &mut Options, words: &[&str]) -> bool {
     true
 }
 
-/// `startpos` or `fen F1 .. F6`, then optionally `moves M1 M2 ...`.
-fn parse_position(game: &Chess, words: &[&str]) -> Result<Position, String> {
+/// `startpos` or `fen F1 .. F6`, then optionally `moves M1 M2 ...`: the position, and what
+/// could not be read. A malformed FEN gives the start position; the moves are played up to the
+/// first that is not legal.
+fn parse_position(game: &Chess, words: &[&str]) -> (Position, Vec<String>) {
+    let mut problems = Vec::new();
     let moves_at = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
     let mut board = match words.first() {
         Some(&"startpos") if moves_at == 1 => Board::default(),
-        Some(&"fen") if moves_at > 1 => {
-            parse_fen(&words[1..moves_at].join(" ")).map_err(|e| e.to_string())?
+        Some(&"fen") if moves_at > 1 => match parse_fen(&words[1..moves_at].join(" ")) {
+            Ok(board) => board,
+            Err(e) => {
+                problems.push(format!("{e}; the start position is taken instead"));
+                Board::default()
+            }
+        },
+        _ => {
+            problems
+                .push("expected 'startpos' or 'fen' and a FEN; the start position is taken instead".into());
+            Board::default()
         }
-        _ => return Err("expected 'startpos' or 'fen' and a FEN".into()),
     };
     let mut history = Vec::new();
     for text in words.get(moves_at + 1..).unwrap_or_default() {
-        let mv = game.parse_move(&board, text).map_err(|e| format!("move '{text}': {e}"))?;
-        history.push(game.key(&board));
-        board = game.play(&board, mv);
+        // Whether a move is legal does not depend on the halfmove clock.
+        match game.parse_move(&playable(&board), text) {
+            Ok(mv) => {
+                history.push(game.key(&board));
+                board.play(mv);
+            }
+            Err(e) => {
+                problems.push(format!("move '{}': {e}; the moves before it are played", excerpt(text)));
+                break;
+            }
+        }
     }
-    Ok(Position { board, history })
+    (Position { board, history }, problems)
+}
+
+/// `text` as a log quotes it: whole when short, else its start.
+fn excerpt(text: &str) -> String {
+    gamegraph_games::excerpt(text)
 }
 
 /// The parameters of a `go` command.
@@ -322,35 +451,59 @@ struct Go {
     movestogo: Option<u64>,
 }
 
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+/// The parameters of `go`, and the words that could not be read (ignored: the search goes on
+/// with the rest). A number is read leniently: a fraction is cut, a value beyond the range is
+/// the largest, a negative one (a flagged clock) is 0.
+fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
     let mut go = Go::default();
-    let mut words = words.iter();
+    let mut problems = Vec::new();
+    let mut words = words.iter().peekable();
     while let Some(&word) = words.next() {
-        let mut number = || -> Result<u64, String> {
-            let text = words.next().ok_or_else(|| format!("'{word}' needs a number"))?;
-            // Some GUIs send negative times when a clock runs out.
-            text.parse::<i64>()
-                .map(|n| n.max(0) as u64)
-                .map_err(|_| format!("'{word}' needs a number, not '{text}'"))
+        let takes_number = matches!(
+            word,
+            "depth" | "nodes" | "movetime" | "mate" | "wtime" | "btime" | "winc" | "binc" | "movestogo"
+        );
+        if !takes_number {
+            match word {
+                "infinite" => go.infinite = true,
+                "ponder" => {}
+                // The moves to restrict the search to: not supported, the whole position is searched.
+                "searchmoves" => break,
+                other => problems.push(format!("unknown 'go' parameter '{}' ignored", excerpt(other))),
+            }
+            continue;
+        }
+        let Some(number) = words.peek().and_then(|text| lenient_number(text)) else {
+            problems.push(format!("'{word}' needs a number: ignored"));
+            continue;
         };
+        words.next();
         match word {
-            "depth" => go.depth = Some(number()?.clamp(1, 250) as u32),
-            "nodes" => go.nodes = Some(number()?.max(1)),
-            "movetime" => go.movetime = Some(number()?),
-            "mate" => go.mate = Some(number()?.clamp(1, 125) as u32),
-            "wtime" => go.clock[0].0 = Some(number()?),
-            "btime" => go.clock[1].0 = Some(number()?),
-            "winc" => go.clock[0].1 = number()?,
-            "binc" => go.clock[1].1 = number()?,
-            "movestogo" => go.movestogo = Some(number()?.max(1)),
-            "infinite" => go.infinite = true,
-            "ponder" => {}
-            // The moves to restrict the search to: not supported, the whole position is searched.
-            "searchmoves" => break,
-            other => return Err(format!("unknown 'go' parameter '{other}'")),
+            "depth" => go.depth = Some(number.clamp(1, 250) as u32),
+            "nodes" => go.nodes = Some(number.max(1)),
+            "movetime" => go.movetime = Some(number),
+            "mate" => go.mate = Some(number.clamp(1, 125) as u32),
+            "wtime" => go.clock[0].0 = Some(number),
+            "btime" => go.clock[1].0 = Some(number),
+            "winc" => go.clock[0].1 = number,
+            "binc" => go.clock[1].1 = number,
+            _ => go.movestogo = Some(number.max(1)),
         }
     }
-    Ok(go)
+    (go, problems)
+}
+
+/// A number of a `go` command: a whole number, or a decimal one cut to its whole part; beyond
+/// the range, the largest; negative, 0. `None` for what is not a number.
+fn lenient_number(text: &str) -> Option<u64> {
+    let value: f64 = text.parse().ok().filter(|v: &f64| !v.is_nan())?;
+    Some(if value <= 0.0 {
+        0
+    } else if value >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        value as u64
+    })
 }
 
 impl Go {
@@ -385,33 +538,94 @@ mod tests {
 
     #[test]
     fn go_parameters_and_clocks() {
-        let go = parse_go(&["wtime", "60000", "btime", "-5", "winc", "1000", "movestogo", "10"]).unwrap();
+        let go = parse_go(&["wtime", "60000", "btime", "-5", "winc", "1000", "movestogo", "10"]).0;
         assert_eq!(go.clock, [(Some(60_000), 1000), (Some(0), 0)]);
         let white = go.limits(Color::White).time.unwrap().as_millis();
         assert_eq!(white, (6000 + 750 - clock::MOVE_OVERHEAD_MS) as u128);
         assert_eq!(go.limits(Color::Black).time.unwrap().as_millis(), 1, "a flagged clock still moves");
-        assert!(parse_go(&["depth"]).is_err());
-        assert!(parse_go(&["depth", "x"]).is_err());
-        assert!(parse_go(&["sideways"]).is_err());
-        assert_eq!(parse_go(&["mate", "2"]).unwrap().limits(Color::White).depth, Some(3));
-        assert_eq!(parse_go(&["infinite"]).unwrap().limits(Color::White).time, None);
+        // What cannot be read is ignored, the rest kept.
+        let (go, problems) = parse_go(&["depth"]);
+        assert_eq!((go, problems.len()), (Go::default(), 1));
+        let (go, problems) = parse_go(&["sideways", "depth", "x", "movetime", "500"]);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert_eq!((go.depth, go.movetime), (None, Some(500)));
+        assert_eq!(parse_go(&["movetime", "1.5"]).0.movetime, Some(1));
+        let huge = parse_go(&["movetime", "99999999999999999999"]).0;
+        assert_eq!(huge.limits(Color::White).time.unwrap().as_millis(), u128::from(clock::LONGEST_MOVE_MS));
+        assert_eq!(parse_go(&["mate", "2"]).0.limits(Color::White).depth, Some(3));
+        assert_eq!(parse_go(&["infinite"]).0.limits(Color::White).time, None);
     }
 
     #[test]
     fn positions_with_moves_keep_their_history() {
         let chess = Chess::new();
-        let p = parse_position(&chess, &["startpos", "moves", "g1f3", "g8f6", "f3g1", "f6g8"]).unwrap();
+        let (p, problems) = parse_position(&chess, &["startpos", "moves", "g1f3", "g8f6", "f3g1", "f6g8"]);
+        assert!(problems.is_empty());
         assert_eq!(p.board.hash(), Board::default().hash());
         assert_eq!(p.history.len(), 4);
         assert_eq!(p.history[0], p.board.hash(), "the start was seen before");
-        assert!(parse_position(&chess, &["startpos", "moves", "e2e5"]).is_err());
-        assert!(parse_position(&chess, &["fen", "8/8/8/8", "w"]).is_err());
-        assert!(parse_position(&chess, &["sideways"]).is_err());
+        // The moves up to the first illegal one; the start for what is not a position.
+        let (p, problems) = parse_position(&chess, &["startpos", "moves", "e2e4", "e7e5", "e2e5", "d2d4"]);
+        assert_eq!((p.history.len(), problems.len()), (2, 1));
+        assert!(problems[0].contains("e2e5"), "{problems:?}");
+        for words in [&["fen", "8/8/8/8", "w"][..], &["sideways"]] {
+            let (p, problems) = parse_position(&chess, words);
+            assert_eq!((p.board.hash(), problems.len()), (Board::default().hash(), 1), "{words:?}");
+        }
         let fen = parse_position(
             &chess,
             &["fen", "4k3/8/8/8/8/8/8/4K2R", "w", "K", "-", "0", "1", "moves", "e1g1"],
         );
-        assert_eq!(fen.unwrap().board.king(Color::White), cozy_chess::Square::G1);
+        assert_eq!(fen.0.board.king(Color::White), cozy_chess::Square::G1);
+    }
+
+    #[test]
+    fn the_fifty_move_rule_leaves_the_moves_playable() {
+        let chess = Chess::new();
+        // A knight shuffle of 500 moves: every one is played.
+        let shuffle: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"].iter().copied().cycle().take(500).collect();
+        let mut words = vec!["startpos", "moves"];
+        words.extend(&shuffle);
+        let (p, problems) = parse_position(&chess, &words);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!((p.history.len(), p.board.halfmove_clock()), (500, 100));
+        // The position still has its moves, and the engine one of them.
+        let mut moves = Vec::new();
+        chess.moves(&playable(&p.board), &mut moves);
+        assert_eq!(moves.len(), 20);
+        assert_ne!(best_move(&chess, &p.board, None), "0000");
+        // A FEN with a clock past 100 is read.
+        let (p, problems) =
+            parse_position(&chess, &["fen", "4k3/8/8/8/8/8/8/4K2R", "w", "-", "-", "130", "90"]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(p.board.halfmove_clock(), 100);
+    }
+
+    #[test]
+    fn lines_that_are_too_long_or_not_text_are_skipped() {
+        let input =
+            b"\xef\xbb\xbfuci\r\nis\xffready\n".iter().copied().chain(vec![b'x'; 40]).chain(*b"\nisready");
+        let bytes: Vec<u8> = input.collect();
+        let mut reader = std::io::BufReader::with_capacity(7, &bytes[..]);
+        assert_eq!(read_line(&mut reader, 32).unwrap(), Some(Ok(b"\xef\xbb\xbfuci".to_vec())));
+        assert_eq!(read_line(&mut reader, 32).unwrap(), Some(Ok(b"is\xffready".to_vec())));
+        assert_eq!(read_line(&mut reader, 32).unwrap(), Some(Err(40)));
+        assert_eq!(read_line(&mut reader, 32).unwrap(), Some(Ok(b"isready".to_vec())));
+        assert_eq!(read_line(&mut reader, 32).unwrap(), None);
+        let (sender, events) = channel();
+        read_commands(&mut &bytes[..], &sender);
+        let lines: Vec<String> = events
+            .try_iter()
+            .filter_map(|e| match e {
+                Event::Line(line) => Some(line),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            ["uci".to_string(), "x".repeat(40), "isready".into()],
+            "the byte order mark dropped, the bad line skipped"
+        );
     }
 
     #[test]

@@ -16,20 +16,24 @@ pub const INCREMENT_QUARTERS: u64 = 3;
 /// No single move takes more than the time left divided by this.
 pub const MAX_SHARE_OF_LEFT: u64 = 2;
 
+/// The longest time a move is given, whatever a front end asks: a year, in milliseconds (the
+/// clock of a machine cannot count much further ahead).
+pub const LONGEST_MOVE_MS: u64 = 365 * 24 * 3600 * 1000;
+
 /// Milliseconds to search one move with `left` milliseconds on the clock, `increment` added
 /// after each move and `moves_to_go` moves to the next time control (if the control has one):
 /// the time left shared over the moves to come, plus most of the increment, never more than
 /// half the time left, less the overhead, at least 1.
 pub fn move_time(left: u64, increment: u64, moves_to_go: Option<u64>) -> u64 {
     let moves = moves_to_go.unwrap_or(HORIZON_MOVES).clamp(1, HORIZON_MOVES);
-    let share = left / moves + increment * INCREMENT_QUARTERS / 4;
-    share.min(left / MAX_SHARE_OF_LEFT).saturating_sub(MOVE_OVERHEAD_MS).max(1)
+    let share = (left / moves).saturating_add(increment / 4 * INCREMENT_QUARTERS);
+    share.min(left / MAX_SHARE_OF_LEFT).saturating_sub(MOVE_OVERHEAD_MS).clamp(1, LONGEST_MOVE_MS)
 }
 
 /// Milliseconds to search a move given a fixed time for it: the time less the overhead, at
 /// least 1.
 pub fn fixed_move_time(movetime: u64) -> u64 {
-    movetime.saturating_sub(MOVE_OVERHEAD_MS).max(1)
+    movetime.saturating_sub(MOVE_OVERHEAD_MS).clamp(1, LONGEST_MOVE_MS)
 }
 
 #[cfg(test)]
@@ -48,5 +52,8 @@ mod tests {
         assert_eq!(move_time(0, 0, None), 1);
         assert_eq!(fixed_move_time(10), 1);
         assert_eq!(fixed_move_time(1_000), 970);
+        // A time no clock can count to is a year.
+        assert_eq!(fixed_move_time(u64::MAX), LONGEST_MOVE_MS);
+        assert_eq!(move_time(u64::MAX, u64::MAX, Some(1)), LONGEST_MOVE_MS);
     }
 }

@@ -325,11 +325,26 @@ impl Notation for Chess {
     }
 }
 
+/// `text` with a halfmove clock above 100 (a whole number) written as 100: the 50-move rule
+/// only asks whether the count reached 100, and a game that went on unclaimed is still a legal
+/// position; the board the parser keeps holds at most 100.
+fn clamped_halfmove_clock(text: &str) -> std::borrow::Cow<'_, str> {
+    let fields: Vec<&str> = text.split(' ').collect();
+    match fields.get(4).map(|f| f.parse::<u64>()) {
+        Some(Ok(clock)) if clock > u64::from(FIFTY_MOVES) => {
+            let mut fields = fields;
+            fields[4] = "100";
+            std::borrow::Cow::Owned(fields.join(" "))
+        }
+        _ => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// Reads a FEN, naming the field that is wrong and its column.
 pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
     use cozy_chess::FenParseError as E;
-    let text = text.trim();
-    let board = text.parse::<Board>().map_err(|e| {
+    let text = text.trim_start_matches('\u{feff}').trim();
+    let board = clamped_halfmove_clock(text).parse::<Board>().map_err(|e| {
         let field = match e {
             E::InvalidBoard => 0,
             E::InvalidSideToMove => 1,
