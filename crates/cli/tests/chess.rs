@@ -187,3 +187,24 @@ fn a_killed_build_resumes_with_identical_files() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn a_manifest_or_a_table_that_is_a_device_or_a_pipe_is_refused_at_once() {
+    let dir = tables("KRvK");
+    let db = dir.path().to_str().unwrap();
+    // A table file replaced by a pipe: opening it would wait for a writer for ever.
+    let table = dir.path().join("KRvK.dtm");
+    std::fs::remove_file(&table).unwrap();
+    if Command::new("mkfifo").arg(&table).status().is_ok_and(|s| s.success()) {
+        let err = fails(&["solve", "chess", KRK, "--db", db], "");
+        assert!(err.contains("KRvK.dtm") && err.contains("not a regular file"), "{err}");
+    }
+    // A manifest that reads without end.
+    let manifest = dir.path().join("manifest.json");
+    std::fs::remove_file(&manifest).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &manifest).unwrap();
+    for command in [&["stats", "chess", "--db", db][..], &["solve", "chess", KRK, "--db", db]] {
+        let err = fails(command, "");
+        assert!(err.contains("manifest.json") && err.contains("not a regular file"), "{command:?}: {err}");
+    }
+}

@@ -33,6 +33,14 @@ pub enum StorageError {
     /// written (so that long work is refused before it starts, not when its result is written).
     #[error("{0}")]
     Target(String),
+    /// A pipe, a device or a directory stands where a file is read.
+    #[error("{path}: {what}, where a file was expected")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What is there.
+        what: &'static str,
+    },
     /// A manifest is not what it should be.
     #[error("{path}: {message}")]
     BadManifest {
@@ -207,15 +215,40 @@ impl<W: Write> Write for Sha256Writer<W> {
     }
 }
 
+/// The largest manifest read, in bytes: a directory of every chess table of up to 5 pieces has
+/// one of about 40 KB.
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// Opens `path` for reading if it is a regular file (after symbolic links): a pipe or a device
+/// in its place is refused at once, where opening it could wait for ever or read without end.
+pub fn open_regular(path: &Path) -> Result<fs::File, StorageError> {
+    let metadata = fs::metadata(path).map_err(io_error(path))?;
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() { "a directory" } else { "not a regular file (a pipe or a device)" };
+        return Err(StorageError::NotAFile { path: path.to_path_buf(), what });
+    }
+    fs::File::open(path).map_err(io_error(path))
+}
+
 /// Reads the JSON manifest `name` of `dir`; `None` if there is none. A file that does not parse
-/// as `T` is refused, named.
+/// as `T`, is larger than [`MAX_MANIFEST_BYTES`] or is not a regular file is refused, named.
 pub fn read_manifest<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<T>, StorageError> {
+    use std::io::Read;
     let path = dir.join(name);
-    let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(StorageError::Io { path, source }),
+    let file = match open_regular(&path) {
+        Ok(file) => file,
+        Err(StorageError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
     };
+    let mut text = String::new();
+    file.take(MAX_MANIFEST_BYTES + 1).read_to_string(&mut text).map_err(|e| {
+        let message = format!("not a manifest ({e})");
+        StorageError::BadManifest { path: path.clone(), message }
+    })?;
+    if text.len() as u64 > MAX_MANIFEST_BYTES {
+        let message = format!("larger than the {} MiB a manifest may have", MAX_MANIFEST_BYTES >> 20);
+        return Err(StorageError::BadManifest { path, message });
+    }
     serde_json::from_str(&text)
         .map(Some)
         .map_err(|e| StorageError::BadManifest { path, message: e.to_string() })
@@ -274,6 +307,22 @@ mod tests {
         assert_eq!(digest, sha256_hex(b"abc"));
         assert_eq!(digest, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         assert_eq!(bytes, 3);
+    }
+
+    #[test]
+    fn manifests_that_are_pipes_devices_or_too_large_are_refused_at_once() {
+        let err = read_manifest::<Vec<u32>>(Path::new("/dev"), "zero").unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let big = fs::File::create(dir.path().join("m.json")).unwrap();
+        big.set_len(MAX_MANIFEST_BYTES + 1).unwrap();
+        let err = read_manifest::<Vec<u32>>(dir.path(), "m.json").unwrap_err();
+        assert!(err.to_string().contains("larger than"), "{err}");
+        let fifo = dir.path().join("fifo");
+        if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            let err = open_regular(&fifo).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
     }
 
     #[test]

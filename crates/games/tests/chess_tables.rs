@@ -68,7 +68,7 @@ fn longest_mates_are_the_published_ones() {
         [("KQvK", 10), ("KRvK", 16), ("KPvK", 28), ("KBBvK", 19), ("KBNvK", 33), ("KQvKR", 35)]
     {
         let m = material(name);
-        let stats = table_stats(m, &entries(&loaded, name));
+        let stats = table_stats(m, &entries(&loaded, name)).expect("a sound table");
         let longest_win = stats.sides[0].longest.unwrap();
         assert_eq!(longest_win.div_ceil(2), moves, "{name}: the longest mate, in moves");
     }
@@ -329,4 +329,33 @@ fn unmoves_invert_the_legal_moves() {
             assert_eq!(unmoves, expected, "{name}: un-moves of {target}");
         }
     }
+}
+
+/// A table whose values were changed where the index has no position, with its digest made to
+/// match, is refused by name by the statistics, not a panic.
+#[test]
+fn statistics_refuse_a_damaged_table_whose_digest_matches() {
+    use gamegraph_games::chess::file::{self, TableFile};
+    use gamegraph_games::chess::tablebase::{self, read_manifest, Silent, MANIFEST};
+    use gamegraph_games::databases::DatabaseDirectory;
+    let dir = tempfile::tempdir().unwrap();
+    let krk = material("KRvK");
+    tablebase::build(dir.path(), &[krk], &Silent).unwrap();
+    let mut manifest = read_manifest(dir.path()).unwrap().unwrap();
+    let entry = manifest.tables.iter_mut().find(|t| t.material == "KRvK").unwrap();
+    let path = dir.path().join(&entry.file);
+    let mut entries = TableFile::open(&path, krk, entry.entries, None).unwrap().all().unwrap();
+    let index = TableIndex::new(krk);
+    let hole = (0..index.len()).find(|&i| index.placement(i).is_none()).expect("an index without a position");
+    entries[hole as usize] = gamegraph_games::chess::Entry::of(Dtm::Win(3));
+    let mut bytes = Vec::new();
+    let (sha256, size) = file::write(&mut bytes, krk, &entries).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    (entry.sha256, entry.bytes) = (sha256, size);
+    std::fs::write(dir.path().join(MANIFEST), serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let err = match gamegraph_games::chess::directory::EndgameTables.stats(dir.path()) {
+        Ok(_) => panic!("a damaged table was counted"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("KRvK table is damaged") && err.contains(&format!("entry {hole}")), "{err}");
 }

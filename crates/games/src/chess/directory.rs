@@ -239,7 +239,7 @@ impl DatabaseDirectory for EndgameTables {
             let material: Material =
                 entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
             let file = &tables.table(material)?.file;
-            all.push(table_stats(material, &file.all().map_err(super::tablebase::TablebaseError::from)?));
+            all.push(table_stats(material, &file.all().map_err(super::tablebase::TablebaseError::from)?)?);
         }
         Ok(Box::new(StatsReport { db: dir.display().to_string(), tables: all }))
     }

@@ -7,7 +7,6 @@
 //! start of the file (u64, the last one the file's length); the blocks.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -126,7 +125,13 @@ impl TableFile {
     ) -> Result<Self, FileError> {
         let io = |source| FileError::Io { path: path.to_path_buf(), source };
         let damaged = |message: String| FileError::Damaged { path: path.to_path_buf(), message };
-        let file = File::open(path).map_err(io)?;
+        let file = gamegraph::storage::open_regular(path).map_err(|e| match e {
+            gamegraph::storage::StorageError::Io { source, .. } => io(source),
+            gamegraph::storage::StorageError::NotAFile { what, .. } => {
+                damaged(format!("{what}, where a file was expected"))
+            }
+            other => damaged(other.to_string()),
+        })?;
         // SAFETY: the map is only read. Table files are written once, under a temporary name,
         // and renamed into place complete; the digest below catches a file changed since.
         // Reads are bounds-checked against the length the map had when it was made.

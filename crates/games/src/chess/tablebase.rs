@@ -84,6 +84,14 @@ pub enum TablebaseError {
     /// A table file is damaged.
     #[error(transparent)]
     File(#[from] FileError),
+    /// A table's values cannot be those of its positions.
+    #[error("the {material} table is damaged: {message}")]
+    Damaged {
+        /// The table.
+        material: Material,
+        /// What is wrong.
+        message: String,
+    },
     /// A material name is wrong.
     #[error(transparent)]
     Material(#[from] MaterialError),
@@ -554,6 +562,9 @@ pub struct SideStats {
     /// Its index, while counting.
     #[serde(skip)]
     longest_index: Option<u64>,
+    /// The first index that holds a value though it is no position, while counting.
+    #[serde(skip)]
+    damaged_at: Option<u64>,
 }
 
 /// Statistics of one table: White to move, then Black.
@@ -565,8 +576,9 @@ pub struct TableStats {
     pub sides: [SideStats; 2],
 }
 
-/// Counts a table's positions by value and side to move.
-pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
+/// Counts a table's positions by value and side to move; an error when a value is stored where
+/// the index has no position (a damaged file whose digest was made to match).
+pub fn table_stats(material: Material, entries: &[Entry]) -> Result<TableStats, TablebaseError> {
     let index = TableIndex::new(material);
     let half = index.len() / 2;
     let sides = [0u64, 1].map(|side| {
@@ -575,7 +587,10 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
             .into_par_iter()
             .fold(SideStats::default, |mut s, i| {
                 let Some(dtm) = entries[i as usize].dtm() else { return s };
-                let p = index.placement(i).expect("a stored position decodes");
+                let Some(p) = index.placement(i) else {
+                    s.damaged_at = s.damaged_at.min(Some(i)).or(Some(i));
+                    return s;
+                };
                 let weight = if material.has_pawns() {
                     2
                 } else if index.stabilizer(&p) == 2 {
@@ -602,7 +617,12 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
                 } else {
                     (a.longest, a.longest_index)
                 };
+                let damaged_at = match (a.damaged_at, b.damaged_at) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                };
                 SideStats {
+                    damaged_at,
                     positions: a.positions + b.positions,
                     stored: a.stored + b.stored,
                     wins: a.wins + b.wins,
@@ -617,7 +637,13 @@ pub fn table_stats(material: Material, entries: &[Entry]) -> TableStats {
             s.longest_index.and_then(|i| index.board(&index.placement(i)?)).map(|b| b.to_string());
         s
     });
-    TableStats { material: material.to_string(), sides }
+    if let Some(at) = sides.iter().filter_map(|s| s.damaged_at).min() {
+        return Err(TablebaseError::Damaged {
+            material,
+            message: format!("entry {at} holds a value, but the index has no position there"),
+        });
+    }
+    Ok(TableStats { material: material.to_string(), sides })
 }
 
 /// A stored value that its children contradict.

@@ -341,7 +341,7 @@ fn remove_partial_files(dir: &Path) -> Result<(), DatabaseError> {
 /// Maps `scores.N` of `dir`, checking its size.
 fn map_layer(dir: &Path, n: usize, ranking: &Ranking) -> Result<Mmap, DatabaseError> {
     let path = dir.join(score_file(n));
-    let file = fs::File::open(&path).map_err(io_error(&path))?;
+    let file = storage::open_regular(&path)?;
     let actual = file.metadata().map_err(io_error(&path))?.len();
     let expected = ranking.len(n);
     if actual != expected {
@@ -404,7 +404,7 @@ pub struct Inconsistency {
 }
 
 impl Database {
-    /// Opens the database in `dir`.
+    /// Opens the database in `dir`, every file checked against the manifest's size and digest.
     pub fn open(dir: &Path) -> Result<Self, DatabaseError> {
         let manifest = Manifest::read(dir)?.ok_or_else(|| DatabaseError::Empty { dir: dir.to_path_buf() })?;
         if manifest.layers.is_empty() {
@@ -417,7 +417,10 @@ impl Database {
             .map(|l| map_layer(dir, l.stones, &ranking))
             .collect::<Result<Vec<_>, _>>()?;
         let rules = manifest.rules.parse().expect("checked when read");
-        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, layers })
+        let database = Self { dir: dir.to_path_buf(), rules, ranking, manifest, layers };
+        // A flipped byte that stays a possible value is found by its file's digest only.
+        database.verify_checksums()?;
+        Ok(database)
     }
 
     /// The rule variant.
