@@ -177,6 +177,28 @@ fn tablebase_positions_score_their_distance_to_mate() {
     let expected = format!("score mate {} ", plies.div_ceil(2));
     assert!(lines.iter().any(|l| l.contains(&expected)), "{expected} in {lines:?}");
     uci.quit();
+
+    // A damaged table: the option is refused, told to the GUI and on standard error.
+    let table = dir.path().join("KRvK.dtm");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&table, &bytes).unwrap();
+    let mut uci = Uci::start();
+    uci.send(&format!("setoption name TablebasePath value {db}"));
+    uci.send("isready");
+    let lines = uci.until("readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string TablebasePath refused") && l.contains("KRvK.dtm")),
+        "{lines:?}"
+    );
+    let stderr = uci.quit();
+    assert!(stderr.contains("SHA-256"), "{stderr}");
+    // So does a search that reads the tables.
+    let err = common::fails(&["search", "chess", fen, "--db", db, "--depth", "2"], "");
+    assert!(err.contains("KRvK.dtm") && err.contains("SHA-256"), "{err}");
+    let err = common::fails(&["serve", "--db", db, "--port", "0"], "");
+    assert!(err.contains("KRvK.dtm"), "{err}");
 }
 
 #[test]

@@ -35,6 +35,13 @@ pub struct SearchArgs {
 }
 
 pub fn run(args: &SearchArgs) -> Result<()> {
+    // The search reads the database at its leaves, where a damaged file would only make it fall
+    // back to search: every file is checked first, as solve checks those it reads.
+    if let (Some(dir), Ok(entry)) = (&args.game.db, gamegraph_games::entry(&args.game.game)) {
+        if let Some(databases) = gamegraph_games::databases(entry) {
+            databases.check(dir)?;
+        }
+    }
     with_game(&args.game, Search(args))
 }
 

@@ -378,9 +378,12 @@ fn set_option(options: &mut Options, words: &[&str]) -> bool {
             if value.is_empty() || value == "<empty>" {
                 options.tables = None;
             } else {
-                match Tablebase::open(&PathBuf::from(&value)) {
+                let opened = Tablebase::open(&PathBuf::from(&value)).map_err(|e| e.to_string());
+                match opened.and_then(|t| t.check_all().map(|()| t).map_err(|e| e.to_string())) {
                     Ok(tables) => options.tables = Some(Arc::new(tables)),
                     Err(e) => {
+                        // Told to the GUI too, which shows `info string` to its user.
+                        say(&format!("info string TablebasePath refused: {e}"));
                         log(&format!("TablebasePath: {e}"));
                         return false;
                     }

@@ -245,8 +245,7 @@ impl DatabaseDirectory for EndgameTables {
     }
 
     fn check(&self, dir: &Path) -> Result<(), DirectoryError> {
-        Tablebase::shared(dir)?;
-        Ok(())
+        Ok(Tablebase::shared(dir)?.check_all()?)
     }
 }
 
