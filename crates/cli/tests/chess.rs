@@ -208,3 +208,21 @@ fn a_manifest_or_a_table_that_is_a_device_or_a_pipe_is_refused_at_once() {
         assert!(err.contains("manifest.json") && err.contains("not a regular file"), "{command:?}: {err}");
     }
 }
+
+#[test]
+fn fens_with_a_byte_order_mark_or_four_fields_are_read_and_a_zero_rank_digit_is_not() {
+    let dir = tables("KRvK");
+    let db = dir.path().to_str().unwrap();
+    // A file saved with a byte order mark, one line in EPD's four fields.
+    let out = run(
+        &["solve", "chess", "-", "--db", db],
+        "\u{feff}8/8/8/8/8/2k5/1R6/K7 w - -\nk7/1R6/1K6/8/8/8/8/8 b - -\n",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "8/8/8/8/8/2k5/1R6/K7 w - -; win 31\nk7/1R6/1K6/8/8/8/8/8 b - -; draw\n"
+    );
+    let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/K07 w - - 0 1", "--db", db], "");
+    assert!(err.contains("column 20") && err.contains("not 0"), "{err}");
+}

@@ -280,7 +280,8 @@ fn forced_wins<G: BuiltinGame>(game: &G, args: &SolveArgs, moves: u32) -> Result
 }
 
 /// Calls `answer` with each position of standard input, one a line as the game's test files
-/// write them (empty lines skipped), as each line arrives; an error names the line.
+/// write them (empty lines skipped, a byte order mark dropped), as each line arrives; an error
+/// names the line.
 fn each_position<G: BuiltinGame>(
     game: &G,
     mut answer: impl FnMut(&str, &G::Position) -> Result<()>,
@@ -288,7 +289,8 @@ fn each_position<G: BuiltinGame>(
     let stdin = std::io::stdin();
     for (n, line) in std::io::BufRead::lines(stdin.lock()).enumerate() {
         let line = line.with_context(|| format!("cannot read standard input line {}", n + 1))?;
-        let text = game.record_position(&line);
+        // A file saved with a byte order mark starts with one.
+        let text = game.record_position(if n == 0 { line.trim_start_matches('\u{feff}') } else { &line });
         if text.is_empty() {
             continue;
         }

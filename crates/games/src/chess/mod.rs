@@ -340,10 +340,24 @@ fn clamped_halfmove_clock(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Reads a FEN, naming the field that is wrong and its column.
+/// Reads a FEN, naming the field that is wrong and its column. The four fields of an EPD
+/// position (without the clocks) are read too, with the clocks at 0 and 1.
 pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
     use cozy_chess::FenParseError as E;
     let text = text.trim_start_matches('\u{feff}').trim();
+    if let Some(column) = text.split(' ').next().and_then(|board| board.find('0')) {
+        return Err(NotationError::new(
+            column + 1,
+            "bad FEN: a rank counts empty squares from 1 to 8, not 0",
+        ));
+    }
+    let full;
+    let text = if text.split(' ').count() == 4 {
+        full = format!("{text} 0 1");
+        full.as_str()
+    } else {
+        text
+    };
     let board = clamped_halfmove_clock(text).parse::<Board>().map_err(|e| {
         let field = match e {
             E::InvalidBoard => 0,
