@@ -51,7 +51,7 @@ pub(crate) fn regular_target(path: &Path) -> Result<PathBuf> {
 /// A storage error in the command line's words: `cannot write FILE: why`.
 pub fn storage_error(e: StorageError) -> anyhow::Error {
     match e {
-        StorageError::Io { path, source } => anyhow::anyhow!("cannot write {}: {source}", path.display()),
+        StorageError::Io { path, cause } => anyhow::anyhow!("cannot write {}: {cause}", path.display()),
         other => anyhow::anyhow!("{other}"),
     }
 }

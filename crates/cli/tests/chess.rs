@@ -85,7 +85,25 @@ fn bad_input_gets_a_one_line_error() {
     let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/K7 x - - 0 1", "--db", db], "");
     assert!(err.contains("column 22") && err.contains("side to move"), "{err}");
     let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R9/K7 w - - 0 1", "--db", db], "");
-    assert!(err.contains("column 1") && err.contains("pieces"), "{err}");
+    assert!(err.contains("column 17") && err.contains("from 1 to 8"), "{err}");
+    // Illegal positions get their reason.
+    for (fen, reason) in [
+        ("8/8/8/8/8/2k5/1R6/8 w - - 0 1", "White has no king"),
+        ("8/8/8/8/8/2k5/1R6/KK6 w - - 0 1", "more than one king"),
+        ("P7/8/8/8/8/2k5/1R6/K7 w - - 0 1", "pawn stands on the first or last rank"),
+        ("8/8/8/8/8/2k5/2R5/K7 w - - 0 1", "side not to move is in check"),
+        ("8/8/8/8/2k5/1R6/K7 w - - 0 1", "7 ranks"),
+        ("8/8/8/8/8/2k5/1R6/K8 w - - 0 1", "rank 1 has 9 squares"),
+    ] {
+        let err = fails(&["solve", "chess", fen, "--db", db], "");
+        assert!(err.contains(reason), "{fen}: {err}");
+    }
+    // What the operating system says is said once, and a file in place of a directory is named.
+    let file = dir.path().join("KRvK.dtm");
+    let err = fails(&["build", "chess", "--tables", "KRvK", "--db", file.to_str().unwrap()], "");
+    assert!(err.contains("exists and is not a directory"), "{err}");
+    let err = fails(&["solve", "chess", KRK, "--db", file.join("x").to_str().unwrap()], "");
+    assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
     let err = fails(&["solve", "chess", "8/8/8/8/8/8/1k6/K1R5 w - - 0 1", "--db", db], "");
     assert!(err.contains("kings stand side by side"), "{err}");
     let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/7Q/K7 w - - 0 1", "--db", db], "");
@@ -224,5 +242,5 @@ fn fens_with_a_byte_order_mark_or_four_fields_are_read_and_a_zero_rank_digit_is_
         "8/8/8/8/8/2k5/1R6/K7 w - -; win 31\nk7/1R6/1K6/8/8/8/8/8 b - -; draw\n"
     );
     let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/K07 w - - 0 1", "--db", db], "");
-    assert!(err.contains("column 20") && err.contains("not 0"), "{err}");
+    assert!(err.contains("column 20") && err.contains("from 1 to 8"), "{err}");
 }

@@ -22,12 +22,12 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     /// The operating system refused.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The target exists and is not a regular file, or its folder does not exist: nothing is
     /// written (so that long work is refused before it starts, not when its result is written).
@@ -53,7 +53,7 @@ pub enum StorageError {
 
 /// The error of an I/O failure on `path`.
 pub fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StorageError + '_ {
-    move |source| StorageError::Io { path: path.to_path_buf(), source }
+    move |cause| StorageError::Io { path: path.to_path_buf(), cause }
 }
 
 /// Writes `path` through a temporary file in the same folder, renamed into place only once
@@ -85,7 +85,7 @@ pub fn write_atomically(
             }
         })
         .unwrap_or_else(|| Err(io::Error::other("no free temporary name")))
-        .map_err(|source| StorageError::Io { path: dir.clone(), source })?;
+        .map_err(|cause| StorageError::Io { path: dir.clone(), cause })?;
     let written = (|| {
         let mut out = io::BufWriter::new(&file);
         write(&mut out)?;
@@ -94,9 +94,9 @@ pub fn write_atomically(
         file.sync_all()?;
         fs::rename(&temporary, &target)
     })();
-    if let Err(source) = written {
+    if let Err(cause) = written {
         let _ = fs::remove_file(&temporary);
-        return Err(StorageError::Io { path: path.to_path_buf(), source });
+        return Err(StorageError::Io { path: path.to_path_buf(), cause });
     }
     Ok(())
 }
@@ -153,7 +153,7 @@ pub fn regular_target(path: &Path) -> Result<PathBuf, StorageError> {
             }
             return Ok(path.to_path_buf());
         }
-        Err(source) => return Err(StorageError::Io { path: path.to_path_buf(), source }),
+        Err(cause) => return Err(StorageError::Io { path: path.to_path_buf(), cause }),
         Ok(metadata) => metadata,
     };
     let target = if metadata.file_type().is_symlink() {
@@ -171,6 +171,16 @@ pub fn regular_target(path: &Path) -> Result<PathBuf, StorageError> {
         )));
     }
     Ok(target)
+}
+
+/// Makes the directory `dir` (and its parents) if it does not exist; an error naming it when
+/// something else stands there.
+pub fn create_directory(dir: &Path) -> Result<(), StorageError> {
+    match fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(StorageError::Target(format!("{} exists and is not a directory", dir.display()))),
+        Err(_) => fs::create_dir_all(dir).map_err(io_error(dir)),
+    }
 }
 
 /// The SHA-256 of `bytes`, in lowercase hexadecimal.
@@ -237,7 +247,7 @@ pub fn read_manifest<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Opti
     let path = dir.join(name);
     let file = match open_regular(&path) {
         Ok(file) => file,
-        Err(StorageError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(StorageError::Io { cause, .. }) if cause.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let mut text = String::new();

@@ -36,12 +36,12 @@ const CACHED_BLOCKS: usize = 256;
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// Reading or writing failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The file is not a table, not this table, or damaged.
     #[error("{path}: {message}: the file is damaged or not a gamegraph chess table")]
@@ -123,10 +123,10 @@ impl TableFile {
         entries: u64,
         sha256: Option<&str>,
     ) -> Result<Self, FileError> {
-        let io = |source| FileError::Io { path: path.to_path_buf(), source };
+        let io = |cause| FileError::Io { path: path.to_path_buf(), cause };
         let damaged = |message: String| FileError::Damaged { path: path.to_path_buf(), message };
         let file = gamegraph::storage::open_regular(path).map_err(|e| match e {
-            gamegraph::storage::StorageError::Io { source, .. } => io(source),
+            gamegraph::storage::StorageError::Io { cause, .. } => io(cause),
             gamegraph::storage::StorageError::NotAFile { what, .. } => {
                 damaged(format!("{what}, where a file was expected"))
             }

@@ -340,17 +340,66 @@ fn clamped_halfmove_clock(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Checks the pieces field `board` of a FEN: eight ranks separated by `/`, each of eight squares
+/// (pieces `KQRBNP`, `kqrbnp`, and runs of 1 to 8 empty squares). The error names the column.
+fn check_board_field(board: &str) -> Result<(), NotationError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    let mut column = 1;
+    for (i, rank) in ranks.iter().enumerate() {
+        let mut squares = 0;
+        for c in rank.chars() {
+            squares += match c {
+                '1'..='8' => c.to_digit(10).unwrap_or(0),
+                'K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'k' | 'q' | 'r' | 'b' | 'n' | 'p' => 1,
+                '0' | '9' => {
+                    return Err(NotationError::new(
+                        column,
+                        "bad FEN: a rank counts empty squares from 1 to 8",
+                    ))
+                }
+                other => {
+                    return Err(NotationError::new(column, format!("bad FEN: '{other}' is not a piece")))
+                }
+            };
+            column += 1;
+        }
+        if squares != 8 {
+            return Err(NotationError::new(
+                column,
+                format!("bad FEN: rank {} has {squares} squares, not 8", 8 - i.min(8)),
+            ));
+        }
+        column += 1;
+    }
+    if ranks.len() != 8 {
+        return Err(NotationError::new(1, format!("bad FEN: {} ranks, not 8", ranks.len())));
+    }
+    Ok(())
+}
+
+/// Why the well-formed pieces field `board` of a FEN that was refused is no legal position: a
+/// missing or second king, a pawn on the first or last rank, or else the side not to move in
+/// check.
+fn illegal_board(board: &str) -> &'static str {
+    let count = |piece: char| board.chars().filter(|&c| c == piece).count();
+    let edge_pawn = |rank: Option<&str>| rank.is_some_and(|r| r.contains(['P', 'p']));
+    match (count('K'), count('k')) {
+        (0, _) => "illegal position: White has no king",
+        (_, 0) => "illegal position: Black has no king",
+        (1, 1) if edge_pawn(board.split('/').next()) || edge_pawn(board.split('/').nth(7)) => {
+            "illegal position: a pawn stands on the first or last rank"
+        }
+        (1, 1) => "illegal position: the side not to move is in check",
+        _ => "illegal position: a side has more than one king",
+    }
+}
+
 /// Reads a FEN, naming the field that is wrong and its column. The four fields of an EPD
 /// position (without the clocks) are read too, with the clocks at 0 and 1.
 pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
     use cozy_chess::FenParseError as E;
     let text = text.trim_start_matches('\u{feff}').trim();
-    if let Some(column) = text.split(' ').next().and_then(|board| board.find('0')) {
-        return Err(NotationError::new(
-            column + 1,
-            "bad FEN: a rank counts empty squares from 1 to 8, not 0",
-        ));
-    }
+    check_board_field(text.split(' ').next().unwrap_or(""))?;
     let full;
     let text = if text.split(' ').count() == 4 {
         full = format!("{text} 0 1");
@@ -376,10 +425,7 @@ pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
             .min(text.chars().count())
             + 1;
         let what = match e {
-            E::InvalidBoard => {
-                "the pieces (ranks 8 to 1 separated by '/') or an illegal position (kings, \
-                                pawns on the first or last rank, the side not to move in check)"
-            }
+            E::InvalidBoard => illegal_board(text.split(' ').next().unwrap_or("")),
             E::InvalidSideToMove => "the side to move (w or b)",
             E::InvalidCastlingRights => "the castling rights (KQkq or -)",
             E::InvalidEnPassant => "the en passant square",

@@ -60,12 +60,12 @@ pub enum TablebaseError {
     #[error(transparent)]
     Storage(#[from] StorageError),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The manifest is not what this program writes.
     #[error("{path}: not a gamegraph chess table manifest: {message}")]
@@ -136,7 +136,7 @@ pub enum ProbeError {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
-    move |source| TablebaseError::Io { path: path.to_path_buf(), source }
+    move |cause| TablebaseError::Io { path: path.to_path_buf(), cause }
 }
 
 /// The file name of a table.
@@ -164,8 +164,9 @@ pub struct Tablebase {
 impl Tablebase {
     /// Opens the tables of `dir`, reading its manifest.
     pub fn open(dir: &Path) -> Result<Self, TablebaseError> {
-        let manifest =
-            read_manifest(dir)?.ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+        let manifest = read_manifest(dir)?
+            .filter(|m| !m.tables.is_empty())
+            .ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
         let max_pieces = manifest
             .tables
             .iter()
@@ -332,7 +333,7 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, TablebaseError> {
         Ok(Some(manifest)) => manifest,
         Ok(None) => return Ok(None),
         Err(StorageError::BadManifest { message, .. }) => return Err(bad(message)),
-        Err(StorageError::Io { source, .. }) => return Err(io_error(&path)(source)),
+        Err(StorageError::Io { cause, .. }) => return Err(io_error(&path)(cause)),
         Err(e) => return Err(e.into()),
     };
     if manifest.format != FORMAT {
@@ -484,7 +485,7 @@ pub fn build(
     targets: &[Material],
     observer: &dyn BuildObserver,
 ) -> Result<Manifest, TablebaseError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    storage::create_directory(dir)?;
     remove_partial_files(dir)?;
     storage::remove_stale_temporaries_in(dir);
     let mut manifest =

@@ -27,12 +27,12 @@ pub enum DatabaseError {
     #[error(transparent)]
     Storage(#[from] StorageError),
     /// A file could not be read or written.
-    #[error("{path}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The manifest is not what this program writes.
     #[error("{path}: not a gamegraph Oware manifest: {message}")]
@@ -101,7 +101,7 @@ pub enum DatabaseError {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DatabaseError + '_ {
-    move |source| DatabaseError::Io { path: path.to_path_buf(), source }
+    move |cause| DatabaseError::Io { path: path.to_path_buf(), cause }
 }
 
 /// The manifest's name in a database directory.
@@ -222,7 +222,7 @@ impl Builder {
             return Err(DatabaseError::TooManyStones { stones });
         }
         if leader {
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
+            storage::create_directory(dir)?;
             remove_partial_files(dir)?;
             storage::remove_stale_temporaries_in(dir);
         }
@@ -245,9 +245,7 @@ impl Builder {
             match map_layer(dir, layer.stones, &ranking) {
                 Ok(map) if sha256_hex(&map) == layer.sha256 => maps.push(Arc::new(map)),
                 Ok(_) | Err(DatabaseError::WrongSize { .. } | DatabaseError::OutOfRange { .. }) => break,
-                Err(DatabaseError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-                    break
-                }
+                Err(DatabaseError::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => break,
                 Err(e) => return Err(e),
             }
         }
