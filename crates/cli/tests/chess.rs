@@ -244,3 +244,40 @@ fn fens_with_a_byte_order_mark_or_four_fields_are_read_and_a_zero_rank_digit_is_
     let err = fails(&["solve", "chess", "8/8/8/8/8/2k5/1R6/K07 w - - 0 1", "--db", db], "");
     assert!(err.contains("column 20") && err.contains("from 1 to 8"), "{err}");
 }
+
+#[test]
+fn a_build_into_a_directory_another_build_holds_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    // Another build holds the directory (its lock, as a build takes it).
+    let lock = std::fs::File::create(dir.path().join(".gamegraph.lock")).unwrap();
+    lock.try_lock().unwrap();
+    std::fs::write(dir.path().join(".gamegraph.lock"), "4242").unwrap();
+    for build in [
+        &["build", "chess", "--tables", "KRvK", "--db", db][..],
+        &["build", "oware", "--stones", "3", "--db", db],
+    ] {
+        let err = fails(build, "");
+        assert!(err.contains("is being built by process 4242"), "{build:?}: {err}");
+    }
+    drop(lock);
+    ok(&["build", "chess", "--tables", "KRvK", "--db", db]);
+    assert!(!dir.path().join(".gamegraph.lock").exists(), "the lock goes with the build");
+}
+
+#[test]
+fn a_table_built_again_keeps_its_place_in_the_manifest() {
+    let dir = tables("KQvKR");
+    let db = dir.path().to_str().unwrap();
+    let manifest = std::fs::read(dir.path().join("manifest.json")).unwrap();
+    let file = dir.path().join("KQvK.dtm");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    ok(&["build", "chess", "--tables", "KQvKR", "--db", db]);
+    assert!(
+        std::fs::read(dir.path().join("manifest.json")).unwrap() == manifest,
+        "the manifest of a fresh build"
+    );
+}

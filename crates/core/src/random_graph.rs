@@ -118,7 +118,7 @@ impl GraphStream for RandomGraph {
         let mut drawn = 0usize;
         for (&u, &d) in inner.iter().zip(&degrees) {
             for _ in 0..d {
-                if drawn > 0 && drawn % CHUNK == 0 {
+                if drawn > 0 && drawn.is_multiple_of(CHUNK) {
                     rng = self.chunk_rng(drawn / CHUNK);
                 }
                 f(u, self.target(&mut rng));

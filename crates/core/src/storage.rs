@@ -183,6 +183,57 @@ pub fn create_directory(dir: &Path) -> Result<(), StorageError> {
     }
 }
 
+/// The name of the lock file a build keeps in its directory.
+pub const LOCK_FILE: &str = ".gamegraph.lock";
+
+/// A directory that this process alone writes, until the lock is dropped: two builds into one
+/// directory at once would each remove what the other is writing. The lock is the operating
+/// system's (released when the process ends, however it ends); the file holds the number of the
+/// process that holds it, for the message of the next one, and is removed when the lock is
+/// dropped.
+#[derive(Debug)]
+pub struct DirectoryLock {
+    file: fs::File,
+    path: PathBuf,
+}
+
+impl DirectoryLock {
+    /// Takes the lock of `dir` (made if need be), or says which process holds it.
+    pub fn take(dir: &Path) -> Result<Self, StorageError> {
+        create_directory(dir)?;
+        let path = dir.join(LOCK_FILE);
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        if let Err(e) = file.try_lock() {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            let holder = holder.trim();
+            let who =
+                if holder.is_empty() { "another process".to_string() } else { format!("process {holder}") };
+            return Err(StorageError::Target(match e {
+                fs::TryLockError::WouldBlock => {
+                    format!("{} is being built by {who}: wait for it to finish, or stop it", dir.display())
+                }
+                fs::TryLockError::Error(e) => format!("cannot lock {}: {e}", path.display()),
+            }));
+        }
+        file.set_len(0).and_then(|()| write!(file, "{}", std::process::id())).map_err(io_error(&path))?;
+        Ok(Self { file, path })
+    }
+}
+
+impl Drop for DirectoryLock {
+    fn drop(&mut self) {
+        // Removed while still held, so that no other build can take it in between.
+        let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
 /// The SHA-256 of `bytes`, in lowercase hexadecimal.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
@@ -307,6 +358,18 @@ mod tests {
         assert!(other.exists(), "another file's temporary is not ours to remove");
         assert_eq!(temporary_of(".scores.1.2.3.tmp"), Some(("scores.1", 2)));
         assert_eq!(temporary_of("scores.1"), None);
+    }
+
+    #[test]
+    fn a_directory_is_built_by_one_process_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = DirectoryLock::take(dir.path()).unwrap();
+        // The lock is the open file's: another open file of this process is refused too.
+        let err = DirectoryLock::take(dir.path()).unwrap_err();
+        assert!(err.to_string().contains(&format!("process {}", std::process::id())), "{err}");
+        drop(held);
+        assert!(!dir.path().join(LOCK_FILE).exists(), "the lock file goes with the lock");
+        DirectoryLock::take(dir.path()).unwrap();
     }
 
     #[test]

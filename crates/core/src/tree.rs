@@ -142,7 +142,7 @@ impl Tree {
                 Some(v) => v,
                 None => {
                     let children = node.children.iter().map(|&c| values[c as usize]);
-                    if node.depth % 2 == 0 {
+                    if node.depth.is_multiple_of(2) {
                         children.max().unwrap_or(0)
                     } else {
                         children.min().unwrap_or(0)
@@ -236,7 +236,7 @@ impl<'t> TreeGame<'t> {
 
     /// `value` (MAX's view) from the point of view of the player to move at `node`.
     fn for_mover(&self, node: u32, value: i32) -> i32 {
-        if self.tree.nodes[node as usize].depth % 2 == 0 {
+        if self.tree.nodes[node as usize].depth.is_multiple_of(2) {
             value
         } else {
             -value
@@ -335,7 +335,7 @@ pub struct TreeAnalysis {
 
 impl TreeAnalysis {
     fn new(tree: &Tree, algorithm: Algorithm, order: MoveOrder, result: SearchResult<u32>) -> Self {
-        let to_max = |path: &[u32], v: i32| if path.len() % 2 == 0 { v } else { -v };
+        let to_max = |path: &[u32], v: i32| if path.len().is_multiple_of(2) { v } else { -v };
         let bound = |v: i32| (v.abs() != INFINITY).then_some(v);
         let mut returned = vec![None; tree.nodes.len()];
         let mut is_pruned = vec![false; tree.nodes.len()];
@@ -378,7 +378,7 @@ impl TreeAnalysis {
         for (id, node) in tree.nodes.iter().enumerate() {
             let shape = if node.value.is_some() {
                 "plaintext"
-            } else if node.depth % 2 == 0 {
+            } else if node.depth.is_multiple_of(2) {
                 "triangle"
             } else {
                 "invtriangle"

@@ -485,7 +485,7 @@ pub fn build(
     targets: &[Material],
     observer: &dyn BuildObserver,
 ) -> Result<Manifest, TablebaseError> {
-    storage::create_directory(dir)?;
+    let _lock = storage::DirectoryLock::take(dir)?;
     remove_partial_files(dir)?;
     storage::remove_stale_temporaries_in(dir);
     let mut manifest =
@@ -493,6 +493,9 @@ pub fn build(
     let mut loaded = LoadedTables::new();
     for material in Material::closure(targets) {
         let name = material.to_string();
+        // A table built again takes its place in the manifest back, so that the manifest reads
+        // as a fresh build's.
+        let mut slot = None;
         if let Some(kept) = manifest.tables.iter().position(|t| t.material == name) {
             // A resumed build checks what it keeps: a damaged or missing file is built again.
             let t = &manifest.tables[kept];
@@ -501,6 +504,7 @@ pub fn build(
                 continue;
             }
             manifest.tables.remove(kept);
+            slot = Some(kept);
         }
         let needed = material.successors();
         loaded.retain(|m| needed.contains(&m));
@@ -517,7 +521,10 @@ pub fn build(
         let entries = build_table(material, &loaded, &|units| observer.advanced(units))
             .map_err(|source| TablebaseError::Solve { material, source })?;
         let entry = write_table(dir, material, &entries)?;
-        manifest.tables.push(entry.clone());
+        match slot {
+            Some(at) => manifest.tables.insert(at, entry.clone()),
+            None => manifest.tables.push(entry.clone()),
+        }
         write_manifest(dir, &manifest)?;
         observer.finished(material, started.elapsed().as_secs_f64(), &entry);
         loaded.insert(material, entries);

@@ -211,6 +211,8 @@ pub struct Builder {
     ranking: Arc<Ranking>,
     manifest: Manifest,
     maps: Vec<Arc<Mmap>>,
+    /// The leader's hold on the directory, for the whole build.
+    _lock: Option<storage::DirectoryLock>,
 }
 
 impl Builder {
@@ -221,8 +223,8 @@ impl Builder {
         if stones > MAX_STONES {
             return Err(DatabaseError::TooManyStones { stones });
         }
+        let lock = if leader { Some(storage::DirectoryLock::take(dir)?) } else { None };
         if leader {
-            storage::create_directory(dir)?;
             remove_partial_files(dir)?;
             storage::remove_stale_temporaries_in(dir);
         }
@@ -250,7 +252,7 @@ impl Builder {
             }
         }
         manifest.layers.truncate(maps.len());
-        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, maps })
+        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, maps, _lock: lock })
     }
 
     /// The first stone count not built yet.
