@@ -281,3 +281,20 @@ fn a_table_built_again_keeps_its_place_in_the_manifest() {
         "the manifest of a fresh build"
     );
 }
+
+#[test]
+fn a_mate_search_obeys_its_time_and_its_table_size() {
+    let opening = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let started = std::time::Instant::now();
+    let out = ok(&["solve", "chess", opening, "--mate", "8", "--time", "1", "--hash", "1"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(
+        out.contains("no mate found in 8 within the time") && out.contains("stopped by the time limit"),
+        "{out}"
+    );
+    let v = json(&["solve", "chess", opening, "--mate", "8", "--time", "0.5", "--json"]);
+    assert_eq!(v["complete"], false, "{v}");
+    // Without a table at all, mates are still proven.
+    let out = ok(&["solve", "chess", "k7/8/8/3K4/8/8/8/7R w - - 0 1", "--mate", "3", "--hash", "1"]);
+    assert!(out.trim_end().ends_with("mate 3: Kc6"), "{out}");
+}

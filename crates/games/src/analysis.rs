@@ -145,6 +145,18 @@ pub struct ForcedWins {
     pub nodes: u64,
     /// Seconds it took.
     pub seconds: f64,
+    /// Whether every first move was searched to the end: false when the time ran out, and then
+    /// a first move not listed may still win (those listed do).
+    pub complete: bool,
+}
+
+/// What a search of forced wins may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForcedWinLimits {
+    /// The table of proven positions, in MiB at most.
+    pub table_mib: usize,
+    /// When to give up; none: search to the end.
+    pub time: Option<Duration>,
 }
 
 /// One first move that forces a win.
@@ -163,11 +175,15 @@ impl ForcedWins {
     /// `POSITION; mate N: MOVE MOVE ...` or `POSITION; no mate in N`: one line of an answer
     /// file.
     pub fn line(&self) -> String {
-        if self.moves.is_empty() {
-            return format!("{}; no mate in {}", self.position, self.within);
+        match (self.moves.is_empty(), self.complete) {
+            (true, true) => format!("{}; no mate in {}", self.position, self.within),
+            (true, false) => format!("{}; no mate found in {} within the time", self.position, self.within),
+            (false, complete) => {
+                let list: Vec<&str> = self.moves.iter().map(|m| m.notation.as_str()).collect();
+                let cut = if complete { "" } else { " (the time ran out: other first moves may mate too)" };
+                format!("{}; mate {}: {}{cut}", self.position, self.within, list.join(" "))
+            }
         }
-        let list: Vec<&str> = self.moves.iter().map(|m| m.notation.as_str()).collect();
-        format!("{}; mate {}: {}", self.position, self.within, list.join(" "))
     }
 }
 
@@ -177,7 +193,8 @@ impl std::fmt::Display for ForcedWins {
         for m in &self.moves {
             writeln!(f, "  {:>8}  mate in {}", m.notation, m.mate_in)?;
         }
-        writeln!(f, "({} positions in {:.2} s, every move searched)", self.nodes, self.seconds)?;
+        let how = if self.complete { "every move searched" } else { "stopped by the time limit" };
+        writeln!(f, "({} positions in {:.2} s, {how})", self.nodes, self.seconds)?;
         write!(f, "{}", self.line())
     }
 }

@@ -93,8 +93,13 @@ pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sy
     }
 
     /// The first moves that force a win from `pos` within `moves` moves, for games with a solver
-    /// of forced wins (chess mates); `None` for the others.
-    fn forced_wins(&self, _pos: &Self::Position, _moves: u32) -> Option<analysis::ForcedWins> {
+    /// of forced wins (chess mates), within `limits`; `None` for the others.
+    fn forced_wins(
+        &self,
+        _pos: &Self::Position,
+        _moves: u32,
+        _limits: analysis::ForcedWinLimits,
+    ) -> Option<analysis::ForcedWins> {
         None
     }
 }

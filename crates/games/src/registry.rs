@@ -477,8 +477,13 @@ impl BuiltinGame for Chess {
         }
     }
 
-    fn forced_wins(&self, pos: &Self::Position, moves: u32) -> Option<crate::analysis::ForcedWins> {
-        Some(chess::present::forced_mates(self, pos, moves))
+    fn forced_wins(
+        &self,
+        pos: &Self::Position,
+        moves: u32,
+        limits: crate::analysis::ForcedWinLimits,
+    ) -> Option<crate::analysis::ForcedWins> {
+        Some(chess::present::forced_mates(self, pos, moves, limits))
     }
 }
 

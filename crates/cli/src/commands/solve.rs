@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use gamegraph::database::Database;
 use gamegraph::Outcome;
-use gamegraph_games::analysis::{Analysis, Analyzer, Budget, Value};
+use gamegraph_games::analysis::{Analysis, Analyzer, Budget, ForcedWinLimits, Value};
 use gamegraph_games::{excerpt, BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
@@ -40,9 +40,10 @@ pub struct SolveArgs {
     /// Database games, beyond the database: search this many plies (within --time).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
-    /// Database games, beyond the database: seconds of search in all, shared by the moves.
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::args::seconds)]
-    time: Duration,
+    /// Database games, beyond the database: seconds of search in all, shared by the moves (5 by
+    /// default). With --mate: seconds before the search gives up (default: none).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::seconds)]
+    time: Option<Duration>,
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
@@ -231,7 +232,8 @@ fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     if args.weak || args.analyze {
         bail!("{} always shows every move's value; --weak and --analyze are for Connect 4", game.name());
     }
-    let budget = Budget { time: Some(args.time), depth: args.depth, ..Budget::default() };
+    let time = args.time.unwrap_or(Duration::from_secs(5));
+    let budget = Budget { time: Some(time), depth: args.depth, ..Budget::default() };
     let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
     if args.position.as_deref() == Some("-") {
         return each_position(game, |text, pos| {
@@ -258,8 +260,9 @@ fn database<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
 /// `--mate N`: every first move that forces a win within N moves, for games with such a
 /// solver; with `-`, one position a line of standard input, each answered on one line.
 fn forced_wins<G: BuiltinGame>(game: &G, args: &SolveArgs, moves: u32) -> Result<()> {
+    let limits = ForcedWinLimits { table_mib: args.engine.hash as usize, time: args.time };
     let solve = |pos: &G::Position| {
-        game.forced_wins(pos, moves).ok_or_else(|| {
+        game.forced_wins(pos, moves, limits).ok_or_else(|| {
             anyhow::anyhow!("--mate solves forced mates: {} has no solver of them", game.name())
         })
     };

@@ -8,29 +8,77 @@
 //! comes long before either.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move};
 
 use super::evaluate::is_capture;
 
 /// A mate search and what it has proven so far.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MateSearch {
     /// For (position key, attacker's moves left): whether the attacker to move mates in time.
     known: HashMap<(u64, u32), bool>,
+    /// The most entries `known` may hold: beyond, what is proven is no longer kept (and is
+    /// proven again where met again), so that memory stays bounded.
+    capacity: usize,
+    /// When the search gives up, if ever.
+    deadline: Option<Instant>,
+    /// Whether it gave up: answers found after are "no mate found", not "no mate".
+    out_of_time: bool,
     /// Positions visited.
     nodes: u64,
 }
 
+/// Bytes one proven position takes in the table, about: key, moves left, answer and the map's
+/// own overhead.
+const ENTRY_BYTES: usize = 40;
+
+/// Positions visited between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
+impl Default for MateSearch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl MateSearch {
-    /// A search with nothing proven yet.
+    /// A search with nothing proven yet, a table of at most 64 MiB and no time limit.
     pub fn new() -> Self {
-        Self::default()
+        Self::with_limits(64, None)
+    }
+
+    /// A search whose table of proven positions takes at most about `table_mib` MiB, and that
+    /// gives up after `time` (then [`MateSearch::out_of_time`] says so).
+    pub fn with_limits(table_mib: usize, time: Option<Duration>) -> Self {
+        Self {
+            known: HashMap::new(),
+            capacity: (table_mib << 20) / ENTRY_BYTES,
+            deadline: time.map(|t| Instant::now() + t),
+            out_of_time: false,
+            nodes: 0,
+        }
     }
 
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Whether the search gave up at its time limit: a first move it did not list may still
+    /// mate (the moves it listed do).
+    pub fn out_of_time(&self) -> bool {
+        self.out_of_time
+    }
+
+    /// Counts a position, and looks at the clock now and then: true when the search must stop.
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.out_of_time && self.nodes.is_multiple_of(CLOCK_EVERY) {
+            self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.out_of_time
     }
 
     /// Every legal move of `board` after which the side to move mates in at most `moves` moves
@@ -67,7 +115,9 @@ impl MateSearch {
         if let Some(&known) = self.known.get(&key) {
             return known;
         }
-        self.nodes += 1;
+        if self.visit() {
+            return false;
+        }
         let mut moves = legal_moves(board);
         // Checks first, then captures: mates are found sooner, and every move is still tried
         // before a failure is concluded.
@@ -76,7 +126,10 @@ impl MateSearch {
             // With one move left, only a check can mate.
             (n > 1 || gives_check(board, mv)) && self.mated_after(board, mv, n - 1)
         });
-        self.known.insert(key, mates);
+        // A failure found after giving up proves nothing; a mate found is proven all the same.
+        if (mates || !self.out_of_time) && self.known.len() < self.capacity {
+            self.known.insert(key, mates);
+        }
         mates
     }
 
@@ -85,7 +138,9 @@ impl MateSearch {
     fn mated_after(&mut self, board: &Board, mv: Move, n: u32) -> bool {
         let mut defender = board.clone();
         defender.play_unchecked(mv);
-        self.nodes += 1;
+        if self.visit() {
+            return false;
+        }
         let replies = legal_moves(&defender);
         if replies.is_empty() {
             return !defender.checkers().is_empty();

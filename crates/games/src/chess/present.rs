@@ -11,7 +11,7 @@ use serde_json::json;
 use super::mate::MateSearch;
 use super::san::san;
 use super::{Chess, Dtm};
-use crate::analysis::{Analysis, ForcedWin, ForcedWins, Value};
+use crate::analysis::{Analysis, ForcedWin, ForcedWinLimits, ForcedWins, Value};
 
 /// The distance to mate of an exact value whose distance is known (a draw otherwise).
 pub fn dtm_of(value: &Value) -> Dtm {
@@ -108,10 +108,10 @@ pub fn record(text: &str, value: &Value) -> String {
 }
 
 /// Every first move of `board` that forces mate in at most `moves` moves, in SAN, found by
-/// searching every move.
-pub fn forced_mates(chess: &Chess, board: &Board, moves: u32) -> ForcedWins {
+/// searching every move, with a table and a time within `limits`.
+pub fn forced_mates(chess: &Chess, board: &Board, moves: u32, limits: ForcedWinLimits) -> ForcedWins {
     let started = Instant::now();
-    let mut search = MateSearch::new();
+    let mut search = MateSearch::with_limits(limits.table_mib, limits.time);
     let found = search.mating_moves_by_length(board, moves);
     ForcedWins {
         position: chess.format_position(board),
@@ -126,5 +126,6 @@ pub fn forced_mates(chess: &Chess, board: &Board, moves: u32) -> ForcedWins {
             .collect(),
         nodes: search.nodes(),
         seconds: started.elapsed().as_secs_f64(),
+        complete: !search.out_of_time(),
     }
 }
