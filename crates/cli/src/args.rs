@@ -95,6 +95,14 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// Runs `visitor` with the game named, set up with its options.
+    pub fn visit<V: gamegraph_games::GameVisitor<Output = anyhow::Result<()>>>(
+        &self,
+        visitor: V,
+    ) -> anyhow::Result<()> {
+        gamegraph_games::visit(&self.game, &self.options(), visitor)?
+    }
+
     /// The options given, by the names of the registry.
     pub fn options(&self) -> GameOptions {
         let mut options = self.options.given();

@@ -8,10 +8,8 @@ use anyhow::{bail, Context, Result};
 use gamegraph::storage::{self, StorageError};
 use gamegraph::{Notation, Outcome};
 use gamegraph_games::databases::{Progress, Report};
-use gamegraph_games::{DatabaseDirectory, GameVisitor};
+use gamegraph_games::DatabaseDirectory;
 use indicatif::{ProgressBar, ProgressStyle};
-
-use crate::args::GameArgs;
 
 /// The largest text input read (a graph, a tree, positions): 1 GiB.
 pub const MAX_TEXT_BYTES: u64 = 1 << 30;
@@ -91,11 +89,6 @@ pub fn memory_bytes() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// Runs `visitor` with the game named in `args`, set up with its options.
-pub fn with_game<V: GameVisitor<Output = Result<()>>>(args: &GameArgs, visitor: V) -> Result<()> {
-    gamegraph_games::visit(&args.game, &args.options(), visitor)?
 }
 
 /// The position written as `text` (`-`: read from standard input), or the start.

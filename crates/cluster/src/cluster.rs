@@ -185,7 +185,8 @@ impl Cluster {
                         .map(TcpStream::try_clone)
                         .collect::<std::io::Result<Vec<TcpStream>>>()
                         .map_err(|e| ClusterError::Connect(e.to_string()))?;
-                    heartbeat = Some(Heartbeat::start(self, connections)?);
+                    let started = Heartbeat::start(&self.hosts, self.process, self.hang_timeout, connections);
+                    heartbeat = Some(started.map_err(ClusterError::Connect)?);
                 }
                 let hooks = Hooks::default();
                 let local = ProcessBuilder::new_typed_vector(self.workers, hooks.refill.clone(), None);

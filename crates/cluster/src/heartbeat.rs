@@ -17,9 +17,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::cluster::Cluster;
-use crate::ClusterError;
-
 /// How often a process sends its beat to every other process.
 pub const BEAT_EVERY: Duration = Duration::from_millis(500);
 
@@ -41,17 +38,21 @@ pub(crate) struct Heartbeat {
 }
 
 impl Heartbeat {
-    /// Starts beating to the other processes of `cluster` and listening for theirs; if one is
-    /// silent for `cluster.hang_timeout`, shuts `connections` (this process's connections to the
-    /// others) down.
-    pub(crate) fn start(cluster: &Cluster, connections: Vec<TcpStream>) -> Result<Self, ClusterError> {
-        let me = cluster.process;
-        let fail = |e: String| ClusterError::Connect(format!("heartbeat of process {me}: {e}"));
-        let socket = UdpSocket::bind(&cluster.hosts[me])
-            .map_err(|e| fail(format!("cannot bind UDP {}: {e}", cluster.hosts[me])))?;
+    /// Starts beating from process `me` to the other processes of `hosts` and listening for
+    /// theirs; if one is silent for `timeout`, shuts `connections` (this process's connections to
+    /// the others) down. The error says why it could not start.
+    pub(crate) fn start(
+        hosts: &[String],
+        me: usize,
+        timeout: Duration,
+        connections: Vec<TcpStream>,
+    ) -> Result<Self, String> {
+        let fail = |e: String| format!("heartbeat of process {me}: {e}");
+        let socket =
+            UdpSocket::bind(&hosts[me]).map_err(|e| fail(format!("cannot bind UDP {}: {e}", hosts[me])))?;
         socket.set_read_timeout(Some(BEAT_EVERY)).map_err(|e| fail(e.to_string()))?;
         let mut peers: Vec<(usize, SocketAddr)> = Vec::new();
-        for (index, host) in cluster.hosts.iter().enumerate().filter(|&(i, _)| i != me) {
+        for (index, host) in hosts.iter().enumerate().filter(|&(i, _)| i != me) {
             let address = host.to_socket_addrs().ok().and_then(|mut a| a.next());
             peers.push((index, address.ok_or_else(|| fail(format!("cannot resolve {host}")))?));
         }
@@ -67,8 +68,8 @@ impl Heartbeat {
             socket,
             me,
             peers,
-            hosts: cluster.hosts.clone(),
-            timeout: cluster.hang_timeout,
+            hosts: hosts.to_vec(),
+            timeout,
             connections,
             stop: Arc::clone(&stop),
             silent: Arc::clone(&silent),

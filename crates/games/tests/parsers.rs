@@ -1,9 +1,10 @@
-//! Every game's position and move notation, and the Oware manifest, on generated and mutated
-//! inputs: no panic, and every notation error names a column inside the input. A longer run:
+//! Every game's position and move notation (chess FENs and UCI moves included), and the Oware
+//! and chess manifests, on generated and mutated inputs: no panic, and every notation error
+//! names a column inside the input. A longer run:
 //! `PROPTEST_CASES=1000000 cargo test --release -p gamegraph-games --test parsers`.
 
 use gamegraph::{Game, Notation};
-use gamegraph_games::{Connect4, Nim, Othello, Oware, TicTacToe};
+use gamegraph_games::{Chess, Connect4, Nim, Othello, Oware, TicTacToe};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -15,6 +16,15 @@ fn texts() -> impl Strategy<Value = String> {
     let alphabet = prop::sample::select(vec![
         'X', 'O', '.', '-', ' ', ',', '/', ':', '0', '1', '4', '7', '9', 'a', 'h', 'p', 's', 'é', '\u{0}',
         '\n',
+    ]);
+    prop::collection::vec(alphabet, 0..90).prop_map(|cs| cs.into_iter().collect())
+}
+
+/// Text made of the characters of FENs and UCI moves, and a few others.
+fn chess_texts() -> impl Strategy<Value = String> {
+    let alphabet = prop::sample::select(vec![
+        'K', 'Q', 'R', 'B', 'N', 'P', 'k', 'q', 'r', 'b', 'n', 'p', 'w', '/', ' ', '-', '0', '1', '2', '7',
+        '8', '9', 'a', 'e', 'h', 'x', '\u{feff}', 'é',
     ]);
     prop::collection::vec(alphabet, 0..90).prop_map(|cs| cs.into_iter().collect())
 }
@@ -79,6 +89,26 @@ proptest! {
     #[test]
     fn oware_notation(text in prop_oneof![texts(), mutated("4,4,4,4,4,4,4,4,4,4,4,4/0,0".into())]) {
         check(&Oware::new(gamegraph_games::oware::Rules::default()), &text)?;
+    }
+
+    #[test]
+    fn chess_notation(text in prop_oneof![
+        chess_texts(),
+        mutated("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()),
+        mutated("8/8/8/8/8/2k5/1R6/K7 w - - 130 90".into()),
+        mutated("e2e4".into()),
+    ]) {
+        check(&Chess::new(), &text)?;
+    }
+
+    /// A chess table manifest of any content is refused with an error or read, never a panic.
+    #[test]
+    fn chess_manifests(text in prop_oneof![texts(), mutated(r#"{"format":"gamegraph-chess-dtm-1","tables":[{"material":"KRvK","file":"KRvK.dtm","entries":59136,"bytes":19900,"sha256":"00"}]}"#.into())]) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("manifest.json"), &text).unwrap();
+        if let Ok(tables) = gamegraph_games::chess::Tablebase::open(dir.path()) {
+            let _ = tables.check_all();
+        }
     }
 
     /// A manifest of any content is refused with an error or read, never a panic.

@@ -14,7 +14,7 @@ use serde_json::json;
 use std::path::PathBuf;
 
 use crate::args::{BuildOptionList, EntryOptions, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, print_report, with_game, Bars};
+use crate::terminal::{describe, position_or_start, print_json, print_report, Bars};
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -53,7 +53,7 @@ pub fn run(args: &BuildArgs) -> Result<()> {
     if args.game.db.is_some() {
         bail!("build writes a database with --out FILE; --db is for database directories");
     }
-    with_game(&args.game, Build(args))
+    args.game.visit(Build(args))
 }
 
 /// `build GAME --db DIR ...` for a game with a database directory.

@@ -12,7 +12,7 @@ use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, Seat};
-use crate::terminal::{describe, position_or_start, read_move, with_game};
+use crate::terminal::{describe, position_or_start, read_move};
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
@@ -37,7 +37,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    with_game(&args.game, Play(args))
+    args.game.visit(Play(args))
 }
 
 struct Play<'a>(&'a PlayArgs);

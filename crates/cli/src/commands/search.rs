@@ -9,7 +9,7 @@ use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, with_game};
+use crate::terminal::{describe, position_or_start, print_json};
 
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
@@ -42,7 +42,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
             databases.check(dir)?;
         }
     }
-    with_game(&args.game, Search(args))
+    args.game.visit(Search(args))
 }
 
 struct Search<'a>(&'a SearchArgs);

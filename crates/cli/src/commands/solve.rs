@@ -13,7 +13,7 @@ use gamegraph_games::{excerpt, BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, with_game};
+use crate::terminal::{describe, position_or_start, print_json};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -51,7 +51,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    with_game(&args.game, Solve(args))
+    args.game.visit(Solve(args))
 }
 
 struct Solve<'a>(&'a SolveArgs);

@@ -631,6 +631,34 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2_000),
+            ..Default::default()
+        })]
+
+        /// Any words after `position` and `go`: a position always (the start for a bad FEN, the
+        /// moves played up to the first illegal one), limits always, never a panic.
+        #[test]
+        fn any_position_or_go_words_are_read_without_panic(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "startpos", "fen", "moves", "e2e4", "e7e5", "g1f3", "e1g1", "e7e8q", "a1a8",
+                "8/8/8/8/8/2k5/1R6/K7", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "b",
+                "KQkq", "-", "0", "1", "130", "-5", "1.5", "99999999999999999999", "nan", "depth",
+                "nodes", "movetime", "mate", "wtime", "btime", "winc", "binc", "movestogo",
+                "infinite", "ponder", "searchmoves", "x",
+            ]), 0..24)
+        ) {
+            let chess = Chess::new();
+            let (p, _) = parse_position(&chess, &words);
+            let mut moves = Vec::new();
+            chess.moves(&playable(&p.board), &mut moves);
+            let (go, _) = parse_go(&words);
+            let limits = go.limits(p.board.side_to_move());
+            proptest::prop_assert!(limits.time.is_none_or(|t| t.as_millis() <= u128::from(clock::LONGEST_MOVE_MS)));
+        }
+    }
+
     #[test]
     fn scores_in_centipawns_or_mates() {
         use gamegraph::score::decisive;

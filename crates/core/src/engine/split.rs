@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::settings::SearchStats;
-use super::worker::{child_depth, Node, NodeState, Worker};
+use super::worker::{child_depth, Cancel, Node, NodeState, Worker};
 use crate::game::{ExactHints, PositionKey};
 use crate::score::{Score, UNLIMITED};
 
@@ -16,13 +16,6 @@ use crate::score::{Score, UNLIMITED};
 /// Measured with 2 threads: Test_L1_R2 (first 100) 82.1 ms at 6, 80.8 at 8, 80.1 at 10, 96 at
 /// 14; Test_L1_R3 (first 10) 1.49 s at 6, 1.42 s at 10; FFO #40-#44 4.79 s at 6 and 10.
 const SPLIT_PLIES: usize = 10;
-
-/// The flag that stops the subtrees of one split (set when one of them cuts off), linked to
-/// the flags of the splits above it.
-pub(super) struct Cancel {
-    flag: AtomicBool,
-    above: Option<Arc<Cancel>>,
-}
 
 impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// A worker for a subtree searched in parallel, sharing everything but its buffers, with

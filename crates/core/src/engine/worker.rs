@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::settings::{EngineSettings, IterationHook, Limits, Probe, SearchControl, SearchStats};
-use super::split::Cancel;
 use super::Engine;
 use crate::game::{ExactHints, Game, PositionKey};
 use crate::score::{from_node, to_node, Score, DECISIVE, INFINITY, UNLIMITED};
@@ -135,6 +134,13 @@ pub(super) struct Worker<'e, G: Game> {
     /// Whether this is the selective pass of an exact solve, which trusts the game's probable
     /// bounds (see [`ExactHints::probable_bound`]).
     pub(super) selective: bool,
+}
+
+/// The flag that stops the subtrees of one split (set when one of them cuts off), linked to
+/// the flags of the splits above it (see `split.rs`).
+pub(super) struct Cancel {
+    pub(super) flag: AtomicBool,
+    pub(super) above: Option<Arc<Cancel>>,
 }
 
 /// Deepest ply of a quiescence search: beyond it the evaluation is taken as it stands.

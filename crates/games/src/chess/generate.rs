@@ -14,14 +14,7 @@ use super::material::Material;
 use super::moves::{Leaving, MoveVisitor};
 use super::{Dtm, Entry};
 
-/// Where the builder reads the values of the tables that captures and promotions lead to.
-pub trait ChildTables: Sync {
-    /// The stored entry of `board`, whose material is a smaller or other table built before.
-    fn entry(&self, board: &Board) -> Entry;
-    /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
-    /// built before.
-    fn entry_at(&self, material: Material, index: u64) -> Entry;
-}
+pub use super::leaving::ChildTables;
 
 /// One table as a layer of the dense path: its indices, then its positions with an en passant
 /// right.

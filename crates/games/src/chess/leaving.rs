@@ -2,13 +2,21 @@
 //! table it reaches and that table's index of the position, computed from the placement alone.
 //! The builder's forward pass values every capture and promotion of every position this way.
 
-use cozy_chess::Piece;
+use cozy_chess::{Board, Piece};
 
-use super::generate::ChildTables;
 use super::index::{Placement, Slot, TableIndex};
 use super::material::Material;
 use super::moves::{Leaving, PROMOTIONS};
 use super::{Dtm, Entry};
+
+/// Where the builder reads the values of the tables that captures and promotions lead to.
+pub trait ChildTables: Sync {
+    /// The stored entry of `board`, whose material is a smaller or other table built before.
+    fn entry(&self, board: &Board) -> Entry;
+    /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
+    /// built before.
+    fn entry_at(&self, material: Material, index: u64) -> Entry;
+}
 
 /// The tables one table's captures and promotions lead to, and how its slots map into them.
 pub struct LeavingTables {
