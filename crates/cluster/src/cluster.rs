@@ -263,7 +263,7 @@ struct Hello {
 
 /// Reads the other side's hello (with an index when `indexed`); `None` when it does not start
 /// with our tag or is malformed (not a process of ours: a web server, say).
-fn read_hello(stream: &mut TcpStream, indexed: bool) -> std::io::Result<Option<Hello>> {
+fn read_hello(stream: &mut impl Read, indexed: bool) -> std::io::Result<Option<Hello>> {
     let mut tag = [0u8; 8];
     stream.read_exact(&mut tag)?;
     if &tag != HELLO {
@@ -562,5 +562,43 @@ mod tests {
         assert!(Cluster::new(hosts.clone(), 0, 0).is_err());
         assert!(Cluster::new(hosts, 0, MAX_WORKERS + 1).is_err());
         assert_eq!(Cluster::local(3).peers(), 3);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2_000),
+            ..Default::default()
+        })]
+
+        /// A host file of any text is read or refused with a line and a column inside it.
+        #[test]
+        fn any_host_file_is_read_or_refused_where_it_is_wrong(
+            lines in proptest::collection::vec("[a-z0-9.:# \\t\\[\\]]{0,24}", 0..6)
+        ) {
+            let text = lines.join("\n");
+            match parse_hosts("hosts", &text) {
+                Ok(hosts) => proptest::prop_assert!(!hosts.is_empty()),
+                Err(ClusterError::Hostfile { line, column, .. }) => {
+                    let shown = text.lines().nth(line - 1).map_or(0, |l| l.chars().count());
+                    proptest::prop_assert!(line >= 1 && column >= 1 && column <= shown + 1, "line {line} column {column} of {text:?}");
+                }
+                Err(e) => proptest::prop_assert!(false, "{e}"),
+            }
+        }
+
+        /// Any bytes where a hello is expected: read as one, or refused, never a panic or an
+        /// allocation of what a length field claims.
+        #[test]
+        fn any_bytes_are_read_as_a_hello_or_refused(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+            tagged in proptest::prelude::any::<bool>(),
+            indexed in proptest::prelude::any::<bool>(),
+        ) {
+            let mut input = if tagged { HELLO.to_vec() } else { Vec::new() };
+            input.extend(&bytes);
+            if let Ok(Some(hello)) = read_hello(&mut &input[..], indexed) {
+                proptest::prop_assert!(hello.identity.len() <= MAX_JOB + 64);
+            }
+        }
     }
 }
