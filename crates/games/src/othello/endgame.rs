@@ -438,3 +438,6 @@ fn last_empty(p: u64, o: u64, sq: u32) -> i32 {
         2 * discs - 64
     }
 }
+
+#[cfg(test)]
+mod tests;

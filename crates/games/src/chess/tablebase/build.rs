@@ -1,0 +1,110 @@
+//! Building a directory of tables in dependency order, each written whole and then entered in
+//! the manifest, so that a killed build resumes at the first table not listed.
+
+use super::*;
+
+/// What a build reports as it goes.
+pub trait BuildObserver: Sync {
+    /// A table is already complete in the directory.
+    fn skipped(&self, material: Material);
+    /// Building a table starts, with `units` of work to do.
+    fn started(&self, material: Material, units: u64);
+    /// `units` more units of the current table are done.
+    fn advanced(&self, units: u64);
+    /// A table is written.
+    fn finished(&self, material: Material, seconds: f64, entry: &TableEntry);
+}
+
+/// An observer that reports nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl BuildObserver for Silent {
+    fn skipped(&self, _: Material) {}
+    fn started(&self, _: Material, _: u64) {}
+    fn advanced(&self, _: u64) {}
+    fn finished(&self, _: Material, _: f64, _: &TableEntry) {}
+}
+
+/// Builds the tables `targets` need, themselves included, into `dir`, skipping those its
+/// manifest lists already. Returns the manifest.
+pub fn build(
+    dir: &Path,
+    targets: &[Material],
+    observer: &dyn BuildObserver,
+) -> Result<Manifest, TablebaseError> {
+    let _lock = storage::DirectoryLock::take(dir)?;
+    remove_partial_files(dir)?;
+    storage::remove_stale_temporaries_in(dir);
+    let mut manifest =
+        read_manifest(dir)?.unwrap_or_else(|| Manifest { format: FORMAT.into(), tables: Vec::new() });
+    let mut loaded = LoadedTables::new();
+    for material in Material::closure(targets) {
+        let name = material.to_string();
+        // A table built again takes its place in the manifest back, so that the manifest reads
+        // as a fresh build's.
+        let mut slot = None;
+        if let Some(kept) = manifest.tables.iter().position(|t| t.material == name) {
+            // A resumed build checks what it keeps: a damaged or missing file is built again.
+            let t = &manifest.tables[kept];
+            if TableFile::open(&dir.join(&t.file), material, t.entries, Some(&t.sha256)).is_ok() {
+                observer.skipped(material);
+                continue;
+            }
+            manifest.tables.remove(kept);
+            slot = Some(kept);
+        }
+        let needed = material.successors();
+        loaded.retain(|m| needed.contains(&m));
+        for &m in &needed {
+            if !loaded.contains(m) {
+                let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
+                let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
+                loaded.insert(m, file.all()?);
+            }
+        }
+        let started = Instant::now();
+        let len = TableIndex::new(material).len();
+        observer.started(material, 2 * len);
+        let entries = build_table(material, &loaded, &|units| observer.advanced(units))
+            .map_err(|source| TablebaseError::Solve { material, source })?;
+        let entry = write_table(dir, material, &entries)?;
+        match slot {
+            Some(at) => manifest.tables.insert(at, entry.clone()),
+            None => manifest.tables.push(entry.clone()),
+        }
+        write_manifest(dir, &manifest)?;
+        observer.finished(material, started.elapsed().as_secs_f64(), &entry);
+        loaded.insert(material, entries);
+    }
+    Ok(manifest)
+}
+
+/// Writes one table file atomically and returns its manifest entry.
+fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<TableEntry, TablebaseError> {
+    let name = file_name(material);
+    let mut written = None;
+    storage::write_atomically(&dir.join(&name), |mut out| {
+        written = Some(file::write(&mut out, material, entries)?);
+        Ok(())
+    })?;
+    let (sha256, bytes) = written.expect("written when the write succeeded");
+    Ok(TableEntry {
+        material: material.to_string(),
+        file: name,
+        entries: entries.len() as u64,
+        bytes,
+        sha256,
+    })
+}
+
+/// Removes the temporary files that a killed build of an earlier version left.
+fn remove_partial_files(dir: &Path) -> Result<(), TablebaseError> {
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        if entry.file_name().to_string_lossy().starts_with(PARTIAL) {
+            fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+        }
+    }
+    Ok(())
+}

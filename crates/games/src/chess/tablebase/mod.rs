@@ -1,0 +1,369 @@
+//! A directory of chess tables: one file per table (see [`super::file`]) and `manifest.json`,
+//! which lists each complete table with its size and SHA-256. Building writes each table under a
+//! temporary name, renames it complete, then enters it in the manifest, so that a build killed at
+//! any moment resumes at the first table the manifest does not list and never leaves a broken
+//! file in use. Probing opens a table (checking its digest) the first time a position needs it.
+//!
+//! - [`loaded`]: tables loaded whole, for building and verifying;
+//! - [`build`](mod@build): building a directory, resumed where a build stopped;
+//! - [`stats`]: counts by value and side to move;
+//! - [`verify`]: every entry against its children.
+
+pub mod build;
+pub mod loaded;
+pub mod stats;
+pub mod verify;
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use cozy_chess::{Board, Color};
+use gamegraph::storage::{self, StorageError};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::en_passant::{has_en_passant_capture, without_en_passant};
+use super::file::{self, FileError, TableFile};
+use super::generate::{build_table, ChildTables};
+use super::index::TableIndex;
+use super::material::{Material, MaterialError, MAX_PIECES};
+use super::{Dtm, Entry};
+
+/// The manifest's name in a table directory.
+pub const MANIFEST: &str = "manifest.json";
+const FORMAT: &str = "gamegraph-chess-dtm-1";
+/// The prefix of the files that builds of earlier versions wrote before renaming them (the
+/// files being written are now [`gamegraph::storage::write_atomically`]'s).
+const PARTIAL: &str = ".building-";
+
+/// `manifest.json`: the complete tables of a directory, in building order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `gamegraph-chess-dtm-1`.
+    pub format: String,
+    /// The tables.
+    pub tables: Vec<TableEntry>,
+}
+
+/// One complete table file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEntry {
+    /// Its material, `KQvKR`.
+    pub material: String,
+    /// Its file name in the directory.
+    pub file: String,
+    /// Entries (indices, positions or not).
+    pub entries: u64,
+    /// The file's size.
+    pub bytes: u64,
+    /// The file's SHA-256, in hexadecimal.
+    pub sha256: String,
+}
+
+/// A table directory that cannot be used or built.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// A file could not be written, or the manifest read.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// A file could not be read or written.
+    #[error("{path}: {cause}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// The manifest is not what this program writes.
+    #[error("{path}: not a gamegraph chess table manifest: {message}")]
+    BadManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The directory has no manifest.
+    #[error("{dir}: no chess tables here (build them with 'gamegraph build chess --tables 3 --db {dir}')")]
+    NoTables {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A table file is damaged.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A table's values cannot be those of its positions.
+    #[error("the {material} table is damaged: {message}")]
+    Damaged {
+        /// The table.
+        material: Material,
+        /// What is wrong.
+        message: String,
+    },
+    /// A material name is wrong.
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    /// The dense solve refused a table.
+    #[error("{material}: {source}")]
+    Solve {
+        /// The table.
+        material: Material,
+        /// Why.
+        source: gamegraph::dense::DenseError,
+    },
+}
+
+/// A position the tables cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    /// Tables hold no castling rights.
+    #[error(
+        "the position has castling rights; endgame tables hold none (write '-' in the FEN's castling field)"
+    )]
+    Castling,
+    /// More pieces than any table.
+    #[error("{pieces} pieces on the board; the tables hold at most {max}")]
+    TooManyPieces {
+        /// Pieces on the board, kings included.
+        pieces: usize,
+        /// The most that the directory's tables hold.
+        max: usize,
+    },
+    /// The table of the position's material is not in the directory.
+    #[error("the {material} table was not built (gamegraph build chess --tables {material} --db DIR)")]
+    NotBuilt {
+        /// The material.
+        material: Material,
+    },
+    /// The table's file is damaged.
+    #[error("{0}")]
+    Damaged(String),
+    /// The kings stand side by side.
+    #[error("illegal position: the kings stand side by side")]
+    KingsTouch,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
+    move |cause| TablebaseError::Io { path: path.to_path_buf(), cause }
+}
+
+/// The file name of a table.
+pub fn file_name(material: Material) -> String {
+    format!("{material}.dtm")
+}
+
+/// A table opened for probing: its file and its index.
+pub struct OpenTable {
+    /// The file.
+    pub file: TableFile,
+    /// How its positions are numbered.
+    pub index: TableIndex,
+}
+
+/// A table directory opened for probing.
+pub struct Tablebase {
+    dir: PathBuf,
+    manifest: Manifest,
+    /// The most pieces a table holds.
+    max_pieces: usize,
+    open: Mutex<HashMap<Material, Arc<OpenTable>>>,
+}
+
+impl Tablebase {
+    /// Opens the tables of `dir`, reading its manifest.
+    pub fn open(dir: &Path) -> Result<Self, TablebaseError> {
+        let manifest = read_manifest(dir)?
+            .filter(|m| !m.tables.is_empty())
+            .ok_or_else(|| TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+        let max_pieces = manifest
+            .tables
+            .iter()
+            .filter_map(|t| t.material.parse::<Material>().ok())
+            .map(|m| m.pieces())
+            .max()
+            .unwrap_or(2);
+        Ok(Self { dir: dir.to_path_buf(), manifest, max_pieces, open: Mutex::new(HashMap::new()) })
+    }
+
+    /// The tables of `dir`, opened once per process and shared, so that the files a probe opened
+    /// (and checked) stay open for the next caller (the next web request). A directory whose
+    /// manifest changed since is opened again.
+    pub fn shared(dir: &Path) -> Result<Arc<Tablebase>, TablebaseError> {
+        type Opened = Vec<(PathBuf, Option<std::time::SystemTime>, Arc<Tablebase>)>;
+        static OPENED: Mutex<Opened> = Mutex::new(Vec::new());
+        let modified = fs::metadata(dir.join(MANIFEST)).and_then(|m| m.modified()).ok();
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((.., tables)) = opened.iter().find(|(d, m, _)| d == dir && *m == modified) {
+            return Ok(Arc::clone(tables));
+        }
+        let tables = Arc::new(Tablebase::open(dir)?);
+        opened.retain(|(d, ..)| d != dir);
+        opened.push((dir.to_path_buf(), modified, Arc::clone(&tables)));
+        Ok(tables)
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The manifest's tables.
+    pub fn entries(&self) -> &[TableEntry] {
+        &self.manifest.tables
+    }
+
+    /// The most pieces a table of the directory holds.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// The materials of the directory's tables.
+    pub fn materials(&self) -> Vec<Material> {
+        self.manifest.tables.iter().filter_map(|t| t.material.parse::<Material>().ok()).collect()
+    }
+
+    /// The table of `material` (canonical), opened and checked the first time.
+    pub fn table(&self, material: Material) -> Result<Arc<OpenTable>, ProbeError> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = open.get(&material) {
+            return Ok(Arc::clone(table));
+        }
+        let name = material.to_string();
+        let entry = self
+            .manifest
+            .tables
+            .iter()
+            .find(|t| t.material == name)
+            .ok_or(ProbeError::NotBuilt { material })?;
+        let file = TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let table = Arc::new(OpenTable { file, index: TableIndex::new(material) });
+        open.insert(material, Arc::clone(&table));
+        Ok(table)
+    }
+
+    /// Opens and checks every table of the directory (each file's digest against the
+    /// manifest's), so that a front end that serves the tables (a search, UCI, the web page)
+    /// refuses a damaged directory at once instead of falling back to search where a probe
+    /// fails. Reads every file once: about a second per gigabyte.
+    pub fn check_all(&self) -> Result<(), ProbeError> {
+        for material in self.materials() {
+            self.table(material)?;
+        }
+        Ok(())
+    }
+
+    /// The value of `board` for its side to move.
+    ///
+    /// Tables hold no en passant rights: a board whose en passant capture is legal is valued
+    /// from its moves (one ply, each child from the tables); one whose en passant square allows
+    /// no capture (as after any double push) is the table's position.
+    pub fn probe(&self, board: &Board) -> Result<Dtm, ProbeError> {
+        check_probe(board, self.max_pieces())?;
+        if board.en_passant().is_some() {
+            if has_en_passant_capture(board) {
+                return self.probe_by_moves(board);
+            }
+            return self.probe(&without_en_passant(board));
+        }
+        let material = Material::of(board).canonical();
+        if material.pieces() == 2 {
+            return Ok(Dtm::Draw);
+        }
+        let table = self.table(material)?;
+        let placement = table.index.placement_of(board).expect("the board holds the table's material");
+        let entry = table
+            .file
+            .entry(table.index.index(&placement))
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        entry
+            .dtm()
+            .ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
+    }
+
+    /// The best value over the moves of `board`, each child probed.
+    fn probe_by_moves(&self, board: &Board) -> Result<Dtm, ProbeError> {
+        let mut children = Vec::new();
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                children.push(child);
+            }
+            false
+        });
+        let mut best: Option<Dtm> = None;
+        for child in &children {
+            let value = self.probe(child)?.negated();
+            if best.is_none_or(|b| value.rank() > b.rank()) {
+                best = Some(value);
+            }
+        }
+        // Reached only with an en passant capture, so there is a move.
+        Ok(best.unwrap_or(Dtm::Draw))
+    }
+
+    /// The sum of the table files' sizes, by number of pieces (index 3 for 3 pieces).
+    pub fn bytes_by_pieces(&self) -> [u64; MAX_PIECES + 1] {
+        let mut out = [0; MAX_PIECES + 1];
+        for t in &self.manifest.tables {
+            if let Ok(m) = t.material.parse::<Material>() {
+                out[m.pieces()] += t.bytes;
+            }
+        }
+        out
+    }
+}
+
+/// Refuses positions no table holds: castling rights, too many pieces.
+pub fn check_probe(board: &Board, max: usize) -> Result<(), ProbeError> {
+    for color in [Color::White, Color::Black] {
+        let rights = board.castle_rights(color);
+        if rights.short.is_some() || rights.long.is_some() {
+            return Err(ProbeError::Castling);
+        }
+    }
+    if super::kings_touch(board) {
+        return Err(ProbeError::KingsTouch);
+    }
+    let pieces = board.occupied().len() as usize;
+    if pieces > max {
+        return Err(ProbeError::TooManyPieces { pieces, max });
+    }
+    Ok(())
+}
+
+/// Reads `dir`'s manifest, `None` if there is none.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, TablebaseError> {
+    let path = dir.join(MANIFEST);
+    let bad = |message: String| TablebaseError::BadManifest { path: path.clone(), message };
+    let manifest: Manifest = match storage::read_manifest(dir, MANIFEST) {
+        Ok(Some(manifest)) => manifest,
+        Ok(None) => return Ok(None),
+        Err(StorageError::BadManifest { message, .. }) => return Err(bad(message)),
+        Err(StorageError::Io { cause, .. }) => return Err(io_error(&path)(cause)),
+        Err(e) => return Err(e.into()),
+    };
+    if manifest.format != FORMAT {
+        return Err(bad(format!("format '{}', expected '{FORMAT}'", manifest.format)));
+    }
+    for t in &manifest.tables {
+        let material: Material = t.material.parse().map_err(|e: MaterialError| bad(e.to_string()))?;
+        if t.file != file_name(material) || t.entries != TableIndex::new(material).len() {
+            return Err(bad(format!("the entry of {} does not match its table", t.material)));
+        }
+    }
+    Ok(Some(manifest))
+}
+
+/// Writes `dir`'s manifest atomically.
+fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), TablebaseError> {
+    Ok(storage::write_manifest(dir, MANIFEST, manifest)?)
+}
+
+pub use build::{build, BuildObserver, Silent};
+pub use loaded::LoadedTables;
+pub use stats::{table_stats, SideStats, TableStats};
+pub use verify::{verify_table, Mismatch};
