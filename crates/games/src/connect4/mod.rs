@@ -9,10 +9,14 @@
 //!
 //! Notation: the columns played, 1-based (`4453`); moves are a column number.
 
+mod bounds;
+mod notation;
+mod order;
 mod solver;
 
 use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
 use gamegraph::SolverOwner;
+use order::{each_cell, insert_sorted};
 use solver::SMALL_EMPTIES;
 
 /// The rules on one board size.
@@ -384,31 +388,6 @@ impl Game for Connect4 {
     }
 }
 
-impl Evaluate for Connect4 {
-    /// No heuristic: a depth-limited search sees the results it can prove and 0 beyond.
-    #[inline]
-    fn evaluate(&self, _b: &Board) -> i32 {
-        0
-    }
-
-    /// Scores are in the game's own units, as the stakes of final positions are.
-    #[inline]
-    fn payoff_score(&self, loss: Stake) -> i32 {
-        -loss
-    }
-
-    /// Moves that create the most threats first; ties from the centre outwards.
-    #[inline]
-    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
-        self.order_by_threats(b, moves);
-    }
-
-    #[inline]
-    fn move_id(&self, mv: u8) -> Option<u16> {
-        Some(u16::from(mv))
-    }
-}
-
 impl ExactHints for Connect4 {
     #[inline]
     fn solves_directly(&self, b: &Board) -> bool {
@@ -474,169 +453,6 @@ impl ExactHints for Connect4 {
     }
 }
 
-impl Connect4 {
-    /// The bounds `(low, high)` on the score of the player to move (stones `current` among
-    /// `mask`), narrowed from the plain ones by Allis' follow-up: the player who answers each
-    /// stone with one right on top of it takes every other empty cell of each column, the top
-    /// ones included, whatever the other does. That needs an even number of empty cells in each
-    /// column; columns with an odd number are paired, and a stone at the bottom of one is
-    /// answered at the bottom of the other. The answering player then gets the upper cells of
-    /// the even columns' pairs and one of each pair of bottoms, so the other cannot win if his
-    /// stones and the remaining cells hold no four, and loses if besides the answering player's
-    /// stones and upper cells hold one, or if one of those is complete before any of his
-    /// ([`Connect4::completes_first`], Allis' aftereven).
-    ///
-    /// With an even number of odd columns the opponent answers: at most 0 or -1. With an odd
-    /// number the player to move starts in one of them and answers from then on: at least 0
-    /// or 1. A bound that cannot settle the null window `window` is not computed.
-    ///
-    /// Measured on 2026-12-03, when only no odd column or one were handled and without the
-    /// aftereven: 949,581 nodes a position against 977,646 on the first 100 of Test_L1_R2. The
-    /// pairs of odd columns and the aftereven took it to 854,914 on 2026-12-05 (figures in
-    /// docs/connect4-speed.md). Inside the small solver (then 8 empty cells and fewer) the bounds
-    /// saved 0.5% of the nodes and cost time.
-    #[inline]
-    fn follow_up_bounds(&self, current: u64, mask: u64, plain: (i32, i32), window: (i32, i32)) -> (i32, i32) {
-        let ((low, high), (alpha, beta)) = (plain, window);
-        let null = beta <= alpha.saturating_add(1);
-        // The lowest empty cells of the columns with an odd number of them.
-        let odd = self.playable_cells(mask) & !self.first_of_pairs;
-        if odd.count_ones().is_multiple_of(2) {
-            if null && alpha < -1 {
-                return plain;
-            }
-            let bound = self.high_when_opponent_answers(current, mask, odd, null && alpha >= 0);
-            (low, bound.map_or(high, |h| high.min(h)))
-        } else {
-            if null && beta > 1 {
-                return plain;
-            }
-            let bound = self.low_when_we_answer(current, mask, odd, null && beta <= 0);
-            (bound.map_or(low, |l| low.max(l)), high)
-        }
-    }
-
-    /// [`Connect4::follow_up_bounds`] when the opponent answers, pairing the columns whose lowest
-    /// empty cells are `odd`: 0 or -1 if he holds the player to move to that (0 is enough if
-    /// `zero_settles`).
-    #[inline]
-    fn high_when_opponent_answers(
-        &self,
-        current: u64,
-        mask: u64,
-        odd: u64,
-        zero_settles: bool,
-    ) -> Option<i32> {
-        let empty = self.board & !mask;
-        let ours = current | (empty & (self.first_of_pairs | odd));
-        let theirs = (current ^ mask) | (empty & !(self.first_of_pairs | odd));
-        if !self.has_four(ours) {
-            return Some(if zero_settles { 0 } else { -i32::from(self.has_four(theirs)) });
-        }
-        self.completes_first(theirs, ours, empty).then_some(-1)
-    }
-
-    /// [`Connect4::follow_up_bounds`] when the player to move starts at the bottom of one of the
-    /// columns whose lowest empty cells are `odd` and answers from then on: 0 or 1 if that holds
-    /// the opponent to it (0 is enough if `zero_settles`).
-    #[inline]
-    fn low_when_we_answer(&self, current: u64, mask: u64, odd: u64, zero_settles: bool) -> Option<i32> {
-        let mut low = None;
-        for start in each_cell(odd) {
-            let (rest, empty) = (odd ^ start, self.board & !(mask | start));
-            let theirs = (current ^ mask) | (empty & (self.first_of_pairs | rest));
-            let ours = current | start | (empty & !(self.first_of_pairs | rest));
-            if !self.has_four(theirs) {
-                if zero_settles {
-                    return Some(0);
-                }
-                if self.has_four(ours) {
-                    return Some(1);
-                }
-                low = Some(0);
-            } else if self.completes_first(ours, theirs, empty) {
-                return Some(1);
-            }
-        }
-        low
-    }
-
-    /// Whether the answering player's stones and cells `answers` hold a four that is complete
-    /// before any four of the other player's `others` can be (Allis' aftereven): every four of
-    /// `others` needs, in each column of that four's `empty` cells, a cell above it, so it is
-    /// filled after it. Measured (first 10 of Test_L1_R3, one thread): called at 28% of the
-    /// nodes, true at 1% of the calls, and those cut 9% of the nodes.
-    fn completes_first(&self, answers: u64, others: u64, empty: u64) -> bool {
-        self.line_steps().into_iter().any(|s| {
-            each_cell(fours_starting(answers, s)).any(|start| {
-                let four = start | start << s | start << (2 * s) | start << (3 * s);
-                each_cell(four & empty).all(|cell| {
-                    let column =
-                        self.column_mask(u32::from(self.column_of_cell[cell.trailing_zeros() as usize]));
-                    let above = column & !(cell | (cell - 1));
-                    !self.has_four(others & !above)
-                })
-            })
-        })
-    }
-
-    /// Sorts `moves` so that those creating the most threats come first, ties from the centre
-    /// outwards.
-    #[inline]
-    fn order_by_threats(&self, b: &Board, moves: &mut [u8]) {
-        let playable = self.playable(b);
-        // Fewer is better: many threats, then near the centre; the column in the low byte.
-        let key = |c: u8| self.order_key(b.current, b.mask, playable & self.column_mask(u32::from(c)), c);
-        // Insertion sort on precomputed keys: a handful of moves, no allocation.
-        let mut keyed = [0u32; MAX_WIDTH];
-        let n = moves.len().min(MAX_WIDTH);
-        for (i, &c) in moves[..n].iter().enumerate() {
-            insert_sorted(&mut keyed, i, key(c));
-        }
-        for (slot, &k) in moves.iter_mut().zip(&keyed[..n]) {
-            *slot = k as u8;
-        }
-    }
-
-    /// The sort key of playing `cell` (in column `c`): fewer is better, that is many threats,
-    /// then near the centre; the column in the low byte.
-    #[inline]
-    fn order_key(&self, current: u64, mask: u64, cell: u64, c: u8) -> u32 {
-        self.order_key_of(self.completions(current | cell), mask, c)
-    }
-
-    /// [`Connect4::order_key`] of a move to column `c` after which our stones would complete a
-    /// four at the cells `completions`.
-    #[inline]
-    fn order_key_of(&self, completions: u64, mask: u64, c: u8) -> u32 {
-        let threats = (completions & (self.board ^ mask)).count_ones();
-        (64 - threats) << 16 | u32::from(self.centre_rank[c as usize]) << 8 | u32::from(c)
-    }
-}
-
-/// The cells of the set `cells`, one at a time (each as a set of one), lowest bit first.
-#[inline(always)]
-fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        (cells != 0).then(|| {
-            let cell = cells & cells.wrapping_neg();
-            cells ^= cell;
-            cell
-        })
-    })
-}
-
-/// Inserts `key` into the sorted `keyed[..n]`, which has room for one more.
-#[inline]
-fn insert_sorted(keyed: &mut [u32], n: usize, key: u32) {
-    let mut j = n;
-    while j > 0 && keyed[j - 1] > key {
-        keyed[j] = keyed[j - 1];
-        j -= 1;
-    }
-    keyed[j] = key;
-}
-
 impl PositionKey for Connect4 {
     /// `current + mask` identifies a position exactly; with symmetric keys, the smaller of it and
     /// its mirror image's.
@@ -647,140 +463,6 @@ impl PositionKey for Connect4 {
             key.min(b.mirrored_current + b.mirrored_mask)
         } else {
             key
-        }
-    }
-}
-
-impl Notation for Connect4 {
-    fn name(&self) -> String {
-        "connect4".into()
-    }
-
-    fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
-        let mut b = self.start();
-        for (i, ch) in text.trim_end().chars().enumerate() {
-            let column = i + 1;
-            let c = ch.to_digit(36).filter(|&d| d >= 1).ok_or_else(|| {
-                NotationError::new(column, format!("'{ch}' is not a column (1 to {})", self.width))
-            })? - 1;
-            if c >= self.width {
-                return Err(NotationError::new(
-                    column,
-                    format!("column {} does not exist on a board {} wide", c + 1, self.width),
-                ));
-            }
-            if self.last_mover_won(&b) {
-                return Err(NotationError::new(column, format!("the game is over: move {i} already won")));
-            }
-            if !self.can_play(&b, c) {
-                return Err(NotationError::new(column, format!("column {} is full", c + 1)));
-            }
-            b = self.play(&b, c as u8);
-        }
-        Ok(b)
-    }
-
-    fn format_position(&self, b: &Board) -> String {
-        let columns = self.sequence(b).unwrap_or_default();
-        columns.iter().map(|&c| char::from_digit(c + 1, 36).unwrap_or('?')).collect()
-    }
-
-    fn parse_move(&self, b: &Board, text: &str) -> Result<u8, NotationError> {
-        let text = text.trim();
-        let c = match text.parse::<u32>() {
-            Ok(c) if (1..=self.width).contains(&c) => c - 1,
-            _ => {
-                return Err(NotationError::new(
-                    1,
-                    format!("'{text}' is not a column from 1 to {}", self.width),
-                ))
-            }
-        };
-        if self.is_final(b) {
-            return Err(NotationError::new(1, "the game is over"));
-        }
-        if !self.can_play(b, c) {
-            return Err(NotationError::new(1, format!("column {} is full", c + 1)));
-        }
-        Ok(c as u8)
-    }
-
-    fn format_move(&self, _b: &Board, mv: u8) -> String {
-        (u32::from(mv) + 1).to_string()
-    }
-
-    /// Every column, `None` where it is full (or the game is over).
-    fn move_slots(&self, b: &Board) -> Vec<(String, Option<u8>)> {
-        let over = self.is_final(b);
-        (0..self.width)
-            .map(|c| ((c + 1).to_string(), (!over && self.can_play(b, c)).then_some(c as u8)))
-            .collect()
-    }
-
-    fn render(&self, b: &Board) -> String {
-        let mut out = String::new();
-        for r in (0..self.height).rev() {
-            for c in 0..self.width {
-                out.push(match self.stone(b, c, r) {
-                    Some(true) => 'X',
-                    Some(false) => 'O',
-                    None => '.',
-                });
-                out.push(' ');
-            }
-            out.pop();
-            out.push('\n');
-        }
-        out.push_str(
-            &(1..=self.width)
-                .map(|c| char::from_digit(c, 36).unwrap_or('?').to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        let side = if self.first_player_to_move(b) { 'X' } else { 'O' };
-        out.push_str(&format!("\n({side} to move)"));
-        out
-    }
-}
-
-impl Connect4 {
-    /// Whose stone is in column `c`, row `r` (0 at the bottom): `Some(true)` for the first player.
-    fn stone(&self, b: &Board, c: u32, r: u32) -> Option<bool> {
-        let (first, second) = if self.first_player_to_move(b) {
-            (b.current, b.current ^ b.mask)
-        } else {
-            (b.current ^ b.mask, b.current)
-        };
-        let bit = 1u64 << (c * (self.height + 1) + r);
-        match (first & bit != 0, second & bit != 0) {
-            (true, _) => Some(true),
-            (_, true) => Some(false),
-            _ => None,
-        }
-    }
-
-    /// The board as a grid, top row first; every cell of a playable column plays there.
-    pub fn board_view(&self, b: &Board) -> crate::BoardView {
-        let over = self.is_final(b);
-        let mut cells = Vec::new();
-        for r in (0..self.height).rev() {
-            for c in 0..self.width {
-                let mv = (!over && self.can_play(b, c)).then(|| (c + 1).to_string());
-                cells.push(match self.stone(b, c, r) {
-                    Some(true) => crate::Cell::new("", "first", mv),
-                    Some(false) => crate::Cell::new("", "second", mv),
-                    None => crate::Cell::new("", "empty", mv),
-                });
-            }
-        }
-        let to_move =
-            if self.first_player_to_move(b) { "first player (red)" } else { "second player (yellow)" };
-        crate::BoardView {
-            rows: self.height as usize,
-            cols: self.width as usize,
-            cells,
-            to_move: to_move.into(),
-            note: None,
         }
     }
 }
