@@ -176,19 +176,21 @@ pub fn print_report(report: &dyn Report, json: bool) -> Result<()> {
 /// and the line that says what each did.
 pub struct Bars {
     bar: std::sync::Mutex<Option<ProgressBar>>,
-    /// Whether the lines are printed (the bars show on a terminal only, whatever this says).
+    /// Whether the bars are drawn (on a terminal only, whatever this says).
+    bars: bool,
+    /// Whether the lines are printed.
     lines: bool,
 }
 
 impl Bars {
-    /// Bars and lines, or nothing at all when `quiet`.
+    /// Bars and lines, or nothing at all when `quiet` (JSON on standard output, say).
     pub fn new(quiet: bool) -> Self {
-        Self { bar: std::sync::Mutex::new(None), lines: !quiet }
+        Self { bar: std::sync::Mutex::new(None), bars: !quiet, lines: !quiet }
     }
 
     /// Bars only: the report printed at the end says what each piece of work did.
     pub fn bars_only() -> Self {
-        Self { bar: std::sync::Mutex::new(None), lines: false }
+        Self { bar: std::sync::Mutex::new(None), bars: true, lines: false }
     }
 }
 
@@ -199,7 +201,8 @@ impl Progress for Bars {
         )
         .expect("a valid template")
         .progress_chars("=> ");
-        let bar = ProgressBar::new(units).with_style(style).with_message(what.to_string());
+        let bar = if self.bars { ProgressBar::new(units) } else { ProgressBar::hidden() };
+        let bar = bar.with_style(style).with_message(what.to_string());
         if let Some(old) = self.bar.lock().expect("not poisoned").replace(bar) {
             old.finish_and_clear();
         }
