@@ -183,6 +183,48 @@ pub fn create_directory(dir: &Path) -> Result<(), StorageError> {
     }
 }
 
+/// Databases opened from directories, kept for the whole process: the next caller (the next web
+/// request) gets the one already opened and checked instead of reading every file again. A
+/// directory whose manifest changed since (a build completed it) is opened again.
+pub struct OpenedOnce<T> {
+    opened: std::sync::Mutex<Vec<Opened<T>>>,
+}
+
+/// A directory, its manifest's modification time when it was opened, and what was opened.
+type Opened<T> = (PathBuf, Option<std::time::SystemTime>, std::sync::Arc<T>);
+
+impl<T> Default for OpenedOnce<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> OpenedOnce<T> {
+    /// Nothing opened yet.
+    pub const fn new() -> Self {
+        Self { opened: std::sync::Mutex::new(Vec::new()) }
+    }
+
+    /// The database of `dir` (whose manifest is `manifest`), opened by `open` unless it was
+    /// opened before with the same manifest.
+    pub fn get<E>(
+        &self,
+        dir: &Path,
+        manifest: &str,
+        open: impl FnOnce() -> Result<T, E>,
+    ) -> Result<std::sync::Arc<T>, E> {
+        let modified = fs::metadata(dir.join(manifest)).and_then(|m| m.modified()).ok();
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((.., kept)) = opened.iter().find(|(d, m, _)| d == dir && *m == modified) {
+            return Ok(std::sync::Arc::clone(kept));
+        }
+        let fresh = std::sync::Arc::new(open()?);
+        opened.retain(|(d, ..)| d != dir);
+        opened.push((dir.to_path_buf(), modified, std::sync::Arc::clone(&fresh)));
+        Ok(fresh)
+    }
+}
+
 /// The name of the lock file a build keeps in its directory.
 pub const LOCK_FILE: &str = ".gamegraph.lock";
 
@@ -358,6 +400,26 @@ mod tests {
         assert!(other.exists(), "another file's temporary is not ours to remove");
         assert_eq!(temporary_of(".scores.1.2.3.tmp"), Some(("scores.1", 2)));
         assert_eq!(temporary_of("scores.1"), None);
+    }
+
+    #[test]
+    fn a_directory_is_opened_once_until_its_manifest_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = OpenedOnce::new();
+        let mut opens = 0;
+        let mut open = |dir: &Path| {
+            cache.get(dir, "m.json", || {
+                opens += 1;
+                Ok::<_, ()>(opens)
+            })
+        };
+        fs::write(dir.path().join("m.json"), "1").unwrap();
+        assert_eq!(*open(dir.path()).unwrap(), 1);
+        assert_eq!(*open(dir.path()).unwrap(), 1, "kept");
+        // A later modification time: opened again.
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(10);
+        fs::File::options().write(true).open(dir.path().join("m.json")).unwrap().set_modified(later).unwrap();
+        assert_eq!(*open(dir.path()).unwrap(), 2);
     }
 
     #[test]

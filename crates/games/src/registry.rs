@@ -360,7 +360,7 @@ impl BuiltinGame for Oware {
         let Some(dir) = &options.database else {
             return Ok(Oware::new(rules.unwrap_or_default()));
         };
-        let database = oware::Database::open(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
+        let database = oware::Database::shared(dir).map_err(|e| GameError::BadOptions(e.to_string()))?;
         if let Some(rules) = rules.filter(|&r| r != database.rules()) {
             return Err(GameError::BadOptions(format!(
                 "{} holds a database for the {} rules, not {rules}",

@@ -423,6 +423,14 @@ impl Database {
         Ok(database)
     }
 
+    /// The database of `dir`, opened (and its digests checked) once per process and shared, so
+    /// that the next caller (the next web request) does not read every file again. A directory
+    /// whose manifest changed since is opened again.
+    pub fn shared(dir: &Path) -> Result<Arc<Self>, DatabaseError> {
+        static OPENED: storage::OpenedOnce<Database> = storage::OpenedOnce::new();
+        OPENED.get(dir, MANIFEST, || Database::open(dir))
+    }
+
     /// The rule variant.
     pub fn rules(&self) -> Rules {
         self.rules

@@ -221,7 +221,7 @@ impl DatabaseDirectory for ScoreFiles {
     }
 
     fn check(&self, dir: &Path) -> Result<(), DirectoryError> {
-        Database::open(dir)?;
+        Database::shared(dir)?;
         Ok(())
     }
 }

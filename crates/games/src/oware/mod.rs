@@ -85,8 +85,9 @@ impl Oware {
 
     /// The game with a database, whose rules it takes: exact values at every position with at
     /// most [`Database::stones`] stones on the board.
-    pub fn with_database(database: Database) -> Self {
-        Self { rules: database.rules(), database: Some(Arc::new(database)) }
+    pub fn with_database(database: impl Into<Arc<Database>>) -> Self {
+        let database = database.into();
+        Self { rules: database.rules(), database: Some(database) }
     }
 
     /// The rule variant.

@@ -67,7 +67,7 @@ pub fn build(
         let len = TableIndex::new(material).len();
         observer.started(material, 2 * len);
         let entries = build_table(material, &loaded, &|units| observer.advanced(units))
-            .map_err(|source| TablebaseError::Solve { material, source })?;
+            .map_err(|cause| TablebaseError::Solve { material, cause })?;
         let entry = write_table(dir, material, &entries)?;
         match slot {
             Some(at) => manifest.tables.insert(at, entry.clone()),

@@ -106,12 +106,12 @@ pub enum TablebaseError {
     #[error(transparent)]
     Material(#[from] MaterialError),
     /// The dense solve refused a table.
-    #[error("{material}: {source}")]
+    #[error("{material}: {cause}")]
     Solve {
         /// The table.
         material: Material,
         /// Why.
-        source: gamegraph::dense::DenseError,
+        cause: gamegraph::dense::DenseError,
     },
 }
 
@@ -191,17 +191,8 @@ impl Tablebase {
     /// (and checked) stay open for the next caller (the next web request). A directory whose
     /// manifest changed since is opened again.
     pub fn shared(dir: &Path) -> Result<Arc<Tablebase>, TablebaseError> {
-        type Opened = Vec<(PathBuf, Option<std::time::SystemTime>, Arc<Tablebase>)>;
-        static OPENED: Mutex<Opened> = Mutex::new(Vec::new());
-        let modified = fs::metadata(dir.join(MANIFEST)).and_then(|m| m.modified()).ok();
-        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((.., tables)) = opened.iter().find(|(d, m, _)| d == dir && *m == modified) {
-            return Ok(Arc::clone(tables));
-        }
-        let tables = Arc::new(Tablebase::open(dir)?);
-        opened.retain(|(d, ..)| d != dir);
-        opened.push((dir.to_path_buf(), modified, Arc::clone(&tables)));
-        Ok(tables)
+        static OPENED: storage::OpenedOnce<Tablebase> = storage::OpenedOnce::new();
+        OPENED.get(dir, MANIFEST, || Tablebase::open(dir))
     }
 
     /// The directory.
