@@ -28,6 +28,7 @@ use gamegraph::engine::{clock, Engine, EngineSettings, Iteration, Limits, Report
 use gamegraph::score::decisive_parts;
 use gamegraph::{Game, Notation, PositionKey, Score};
 use gamegraph_games::chess::{parse_fen, Chess, Tablebase};
+use gamegraph_games::excerpt;
 
 /// The largest table, in MiB, that `setoption name Hash` accepts.
 pub const MAX_HASH_MIB: usize = 65_536;
@@ -434,11 +435,6 @@ fn parse_position(game: &Chess, words: &[&str]) -> (Position, Vec<String>) {
         }
     }
     (Position { board, history }, problems)
-}
-
-/// `text` as a log quotes it: whole when short, else its start.
-fn excerpt(text: &str) -> String {
-    gamegraph_games::excerpt(text)
 }
 
 /// The parameters of a `go` command.
