@@ -461,6 +461,34 @@ fn a_search_stops_at_its_time_even_when_nodes_are_slow() {
     }
 }
 
+/// An engine's interrupt flag (a user's Ctrl-C) stops its searches, exact or deepening, however
+/// long their time: raised by another thread 20 ms in, where the search without a limit would
+/// run for hours. Counted in slow calls like the deadline's test, not timed.
+#[test]
+fn the_interrupt_flag_stops_every_search_of_the_engine() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+    for threads in [1, 2] {
+        let game = SlowOrdering { orderings: 0.into() };
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let engine = Engine::new(&game, EngineSettings { tt_mib: 1, threads, ..EngineSettings::default() })
+            .with_interrupt(Arc::clone(&interrupt));
+        let r = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                interrupt.store(true, Relaxed);
+            });
+            engine.solve(&game.start(), Limits::default())
+        });
+        assert!(!r.complete && !r.is_exact());
+        let calls = game.orderings.load(Relaxed);
+        assert!(calls < 1_000, "{calls} slow calls, {threads} threads");
+        // Still raised: the next search stops at once, after its first iteration.
+        let r = engine.search(&game.start(), Limits::default());
+        assert!(!r.complete && r.best.is_some(), "{r:?}");
+    }
+}
+
 /// Game code that searches on its own inside a node can ask whether the search is over.
 #[test]
 fn hooks_see_the_stop_flag_of_their_search() {

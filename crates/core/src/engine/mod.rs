@@ -42,28 +42,36 @@ pub use settings::{
 };
 use worker::{Buffers, RootResult, Worker};
 
-/// Runs `work` with a watchdog that raises `stop` once `time` has passed since `started`, so that
-/// a search ends within its time even where single nodes are slow (a game's own ordering
-/// searches, say): workers read the flag at every node, the clock only every 1,024 nodes.
+/// How often the watchdog looks at an engine's interrupt flag ([`Engine::with_interrupt`]).
+const INTERRUPT_POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work` with a watchdog that raises `stop` once `time` has passed since `started`, or once
+/// `interrupt` is raised from outside, so that a search ends within its time even where single
+/// nodes are slow (a game's own ordering searches, say): workers read the flag at every node, the
+/// clock only every 1,024 nodes.
 fn with_deadline<T>(
     stop: &Arc<AtomicBool>,
     started: Instant,
-    time: Option<Duration>,
+    (time, interrupt): (Option<Duration>, Option<&AtomicBool>),
     work: impl FnOnce() -> T,
 ) -> T {
-    let Some(time) = time else { return work() };
+    if time.is_none() && interrupt.is_none() {
+        return work();
+    }
     let done = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let (lock, wake) = &done;
             let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
             while !*finished {
-                let left = (started + time).saturating_duration_since(Instant::now());
-                if left.is_zero() {
+                let left =
+                    time.map_or(Duration::MAX, |t| (started + t).saturating_duration_since(Instant::now()));
+                if left.is_zero() || interrupt.is_some_and(|i| i.load(Relaxed)) {
                     stop.store(true, Relaxed);
                     return;
                 }
-                finished = wake.wait_timeout(finished, left).unwrap_or_else(|e| e.into_inner()).0;
+                let wait = if interrupt.is_some() { left.min(INTERRUPT_POLL) } else { left };
+                finished = wake.wait_timeout(finished, wait).unwrap_or_else(|e| e.into_inner()).0;
             }
         });
         let result = work();
@@ -133,6 +141,9 @@ pub struct Engine<'g, G: Game> {
     /// How many times [`Engine::clear`] was called: the game's solver forgets what it kept for
     /// older generations.
     generation: std::sync::atomic::AtomicU32,
+    /// Raised from outside to stop whatever search runs (a user's Ctrl-C), see
+    /// [`Engine::with_interrupt`].
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
@@ -155,7 +166,16 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
             spare: Mutex::new(Vec::new()),
             owner: SolverOwner::new(),
             generation: 0.into(),
+            interrupt: None,
         })
+    }
+
+    /// Stops every search of this engine, within a few tens of milliseconds, while `interrupt`
+    /// is raised: for front ends whose user can interrupt any call (Python's Ctrl-C). A stopped
+    /// search reports what it had, as one stopped by its time limit does (not exact).
+    pub fn with_interrupt(mut self, interrupt: Arc<AtomicBool>) -> Self {
+        self.interrupt = Some(interrupt);
+        self
     }
 
     /// Whom the game's own solver works for in this engine's searches, as of now.
@@ -203,7 +223,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
         let drive = |w: &mut Worker<'_, G>| w.solve(pos, low, high);
-        with_deadline(&stop, started, limits.time, || {
+        with_deadline(&stop, started, (limits.time, self.interrupt.as_deref()), || {
             let control = SearchControl::default();
             let quick = (QUICK_SPLIT_NODES, &control);
             let quick_stats = match self.try_alone(pos, limits, quick, started, &stop, &drive) {
@@ -305,7 +325,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
     ) -> Report<G::Move> {
         let started = Instant::now();
         let stop = control.stop.clone().unwrap_or_default();
-        with_deadline(&stop, started, limits.time, || {
+        with_deadline(&stop, started, (limits.time, self.interrupt.as_deref()), || {
             self.run_until(pos, limits, (started, control), &stop, drive)
         })
     }
