@@ -30,14 +30,28 @@ impl ParseError {
 pub struct NamedGraph {
     /// The graph; node `i` is called `names[i]`.
     pub graph: GameGraph,
-    /// The name of every node, in id order.
+    /// The name of every node, in id order; empty where nodes are called by their ids (graphs
+    /// of millions of nodes built from arrays, where the names would cost more than the graph).
     pub names: Vec<String>,
 }
 
 impl NamedGraph {
+    /// A graph whose nodes are called by their ids.
+    pub fn numbered(graph: GameGraph) -> Self {
+        Self { graph, names: Vec::new() }
+    }
+
     /// The id of the node called `name`.
     pub fn id(&self, name: &str) -> Option<u32> {
+        if self.names.is_empty() {
+            return name.parse().ok().filter(|&u: &u32| (u as usize) < self.graph.nodes());
+        }
         self.names.iter().position(|n| n == name).map(|i| i as u32)
+    }
+
+    /// The name of node `u`.
+    pub fn name(&self, u: u32) -> String {
+        self.names.get(u as usize).cloned().unwrap_or_else(|| u.to_string())
     }
 }
 

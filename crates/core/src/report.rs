@@ -130,9 +130,9 @@ impl GraphReport {
     /// The report of `solution`, solved from `graph`, with its moves if asked.
     pub fn new(graph: &NamedGraph, solution: &Solution, edges: bool) -> Self {
         let positions = (0..graph.graph.nodes() as u32)
-            .map(|u| (graph.names[u as usize].clone(), Self::position(graph, solution, u)))
+            .map(|u| (graph.name(u), Self::position(graph, solution, u)))
             .collect();
-        let name = |u: u32| graph.names[u as usize].clone();
+        let name = |u: u32| graph.name(u);
         let edges = edges.then(|| {
             (0..graph.graph.nodes() as u32)
                 .flat_map(|u| graph.graph.successors(u).iter().map(move |&v| (name(u), name(v))))
@@ -144,11 +144,8 @@ impl GraphReport {
     /// The report of position `u`.
     pub fn position(graph: &NamedGraph, solution: &Solution, u: u32) -> PositionReport {
         let succ = graph.graph.successors(u);
-        let mut best: Vec<String> = solution
-            .best_moves(u, succ.iter().copied())
-            .into_iter()
-            .map(|i| graph.names[succ[i] as usize].clone())
-            .collect();
+        let mut best: Vec<String> =
+            solution.best_moves(u, succ.iter().copied()).into_iter().map(|i| graph.name(succ[i])).collect();
         best.dedup();
         PositionReport {
             outcome: solution.outcome(u).name(),
