@@ -13,7 +13,7 @@
 
 use std::any::Any;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,7 +24,7 @@ use gamegraph::score::decisive_parts;
 use gamegraph::{ExploredGame, Game, Model, Outcome, Score, Solution};
 use serde::Serialize;
 
-use crate::{BoardView, BuiltinGame, Solver};
+use crate::{BoardView, BuiltinGame, GameError, GameOptions, GameVisitor, Solver};
 
 /// Games are valued in the zero-sum model: a drawn final position is a draw, not a loss.
 pub const MODEL: Model = Model::Minimax;
@@ -278,6 +278,84 @@ pub enum AnalysisError {
     },
 }
 
+/// One analysis asked for by the game's name, as a front end receives it: the web page's
+/// `/api/{game}/analyze` and Python's `gamegraph.analyze`.
+pub struct AnalysisRequest<'a> {
+    /// The game's name (or an alias).
+    pub game: &'a str,
+    /// Its options by name, and the database to read if any.
+    pub options: &'a GameOptions,
+    /// The position in the game's notation; `None` for the start.
+    pub position: Option<&'a str>,
+    /// How much work the analysis may do.
+    pub budget: Budget,
+    /// How the searches search.
+    pub settings: EngineSettings,
+    /// Solved graphs shared with other analyses, if any.
+    pub cache: Option<Arc<SolvedCache>>,
+    /// Stops the searches once raised (a user's Ctrl-C).
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// A database file written by `build`, for games solved whole (their values are read
+    /// there instead of explored).
+    pub database_file: Option<Database>,
+}
+
+/// Why an analysis asked for by name failed: the name or options, the position, or the analysis.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// No such game, or options it does not take.
+    #[error("{0}")]
+    Game(#[from] GameError),
+    /// The position cannot be read.
+    #[error("bad {game} position '{text}': {message}")]
+    Position {
+        /// The game's name.
+        game: String,
+        /// The position as given (shortened if long).
+        text: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The position was read but could not be analysed.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+}
+
+/// Analyses the position `request` names: the one answer every front end gives.
+pub fn analyze_named(request: AnalysisRequest<'_>) -> Result<Analysis, RequestError> {
+    crate::visit(request.game, request.options, NamedAnalysis(request))?
+}
+
+/// [`analyze_named`] once the game is known.
+struct NamedAnalysis<'a>(AnalysisRequest<'a>);
+
+impl GameVisitor for NamedAnalysis<'_> {
+    type Output = Result<Analysis, RequestError>;
+
+    fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
+        let request = self.0;
+        let pos = match request.position {
+            None => game.start(),
+            Some(text) => game.parse_position(text).map_err(|e| RequestError::Position {
+                game: game.name(),
+                text: crate::excerpt(text),
+                message: e.to_string(),
+            })?,
+        };
+        let mut analyzer = Analyzer::new(&game, request.budget, request.settings);
+        if let Some(cache) = request.cache {
+            analyzer = analyzer.with_cache(cache);
+        }
+        if let Some(interrupt) = request.interrupt {
+            analyzer = analyzer.with_interrupt(interrupt);
+        }
+        if let Some(database) = request.database_file {
+            analyzer = analyzer.with_database(database)?;
+        }
+        Ok(analyzer.analyze(&pos)?)
+    }
+}
+
 /// Everything reachable from some position of a game, solved.
 pub struct SolvedGraph<G: Game> {
     explored: ExploredGame<G>,
@@ -354,17 +432,25 @@ pub struct Analyzer<'g, G: BuiltinGame> {
     engine: Option<Engine<'g, G>>,
     solved: Solved<G>,
     cache: Option<Arc<SolvedCache>>,
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     /// An analyzer of `game` within `budget`, whose searches use `settings`.
     pub fn new(game: &'g G, budget: Budget, settings: EngineSettings) -> Self {
-        Self { game, budget, settings, engine: None, solved: Solved::Nothing, cache: None }
+        Self { game, budget, settings, engine: None, solved: Solved::Nothing, cache: None, interrupt: None }
     }
 
     /// Looks for solved graphs in `cache`, and leaves its explorations there, before exploring.
     pub fn with_cache(mut self, cache: Arc<SolvedCache>) -> Self {
         self.cache = Some(cache);
+        self
+    }
+
+    /// Stops the searches within a few tens of milliseconds once `interrupt` is raised (a user's
+    /// Ctrl-C): what they found by then is reported, marked not exact.
+    pub fn with_interrupt(mut self, interrupt: Arc<AtomicBool>) -> Self {
+        self.interrupt = Some(interrupt);
         self
     }
 
@@ -380,8 +466,11 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
     /// The search engine, created with its table on first use.
     pub fn engine(&mut self) -> Result<&Engine<'g, G>, AnalysisError> {
         if self.engine.is_none() {
-            let engine = Engine::try_new(self.game, self.settings.clone())
+            let mut engine = Engine::try_new(self.game, self.settings.clone())
                 .map_err(|_| AnalysisError::Memory(self.settings.tt_mib))?;
+            if let Some(interrupt) = &self.interrupt {
+                engine = engine.with_interrupt(Arc::clone(interrupt));
+            }
             self.engine = Some(engine);
         }
         Ok(self.engine.as_ref().expect("just created"))

@@ -17,10 +17,8 @@ use gamegraph::search::Algorithm;
 use gamegraph::solution::solve_graph;
 use gamegraph::tree::{MoveOrder, Tree};
 use gamegraph::Model;
-use gamegraph_games::analysis::{AnalysisError, Analyzer, Budget, SolvedCache};
-use gamegraph_games::{
-    excerpt, visit, BuiltinGame, DatabaseKind, GameError, GameOptions, GameVisitor, Solver,
-};
+use gamegraph_games::analysis::{analyze_named, AnalysisError, AnalysisRequest, Budget, RequestError};
+use gamegraph_games::{DatabaseKind, GameError, GameOptions, Solver};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -136,35 +134,6 @@ pub async fn games() -> ApiResult {
 /// Query parameters of an analysis that are not game options.
 const ANALYSIS_PARAMETERS: [&str; 3] = ["position", "time", "depth"];
 
-struct Analyze {
-    position: Option<String>,
-    budget: Budget,
-    solved: std::sync::Arc<SolvedCache>,
-}
-
-impl GameVisitor for Analyze {
-    type Output = Result<Value, ApiError>;
-    fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
-        let pos = match &self.position {
-            None => game.start(),
-            Some(text) => game.parse_position(text).map_err(|e| {
-                ApiError::bad(format!("bad {} position '{}': {e}", game.name(), excerpt(text)))
-            })?,
-        };
-        let settings = EngineSettings { tt_mib: SEARCH_TABLE_MIB, threads: 1, ..EngineSettings::default() };
-        let mut analyzer = Analyzer::new(&game, self.budget, settings).with_cache(self.solved);
-        let analysis = analyzer.analyze(&pos).map_err(|e| match e {
-            e @ AnalysisError::Memory(_) => {
-                ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: e.to_string() }
-            }
-            e => ApiError::bad(e.to_string()),
-        })?;
-        let mut out = serde_json::to_value(analysis).expect("an analysis serialises");
-        out["time_limit_seconds"] = json!(self.budget.time.map(|t| t.as_secs_f64()));
-        Ok(out)
-    }
-}
-
 /// `GET /api/{game}/analyze?position=P&time=S&depth=D` and the game's options (as listed by
 /// `/api/games`): the position's value and every move's.
 pub async fn analyze(
@@ -200,10 +169,31 @@ pub async fn analyze(
         options.database = state.config.databases.get(entry.name).cloned();
     }
     let budget = Budget { time: Some(time), depth, positions: MAX_POSITIONS, weak: false };
-    let work = Analyze { position: query.get("position").cloned(), budget, solved: state.solved.clone() };
+    let solved = state.solved.clone();
+    let position = query.get("position").cloned();
     let lane = if entry.solver == Solver::Retrograde { &state.cheap } else { &state.searches };
-    let result = blocking(lane, move || visit(&game, &options, work)).await?;
-    Ok(Json(result??))
+    let analysis = blocking(lane, move || {
+        analyze_named(AnalysisRequest {
+            game: &game,
+            options: &options,
+            position: position.as_deref(),
+            budget,
+            settings: EngineSettings { tt_mib: SEARCH_TABLE_MIB, threads: 1, ..EngineSettings::default() },
+            cache: Some(solved),
+            interrupt: None,
+            database_file: None,
+        })
+    })
+    .await?
+    .map_err(|e| match e {
+        e @ RequestError::Analysis(AnalysisError::Memory(_)) => {
+            ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: e.to_string() }
+        }
+        e => ApiError::bad(e.to_string()),
+    })?;
+    let mut out = serde_json::to_value(analysis).expect("an analysis serialises");
+    out["time_limit_seconds"] = json!(time.as_secs_f64());
+    Ok(Json(out))
 }
 
 #[derive(Debug, Deserialize)]
