@@ -24,6 +24,13 @@ pub trait Progress: Sync {
     /// The piece of work that started last is done, or one was found done already: `line`
     /// says what it did.
     fn finished(&self, line: &str);
+
+    /// Whether the user asked the work to stop (a Ctrl-C): builds and checks stop before their
+    /// next part with an error that says so, leaving every file whole (a build resumes
+    /// where it stopped).
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// Shows nothing.
@@ -85,6 +92,26 @@ pub enum DirectoryError {
     /// The cluster failed.
     #[error(transparent)]
     Cluster(#[from] gamegraph_cluster::ClusterError),
+}
+
+impl DirectoryError {
+    /// The kind of the input/output failure behind this error, if it is one (a directory that
+    /// does not exist or holds no databases, a file without permission), for front ends with
+    /// error classes of their own (Python's `FileNotFoundError`). Every other error is about the
+    /// databases' contents, the options or the cluster.
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        use crate::chess::tablebase::TablebaseError as Tables;
+        use crate::oware::database::DatabaseError as Scores;
+        use gamegraph::storage::StorageError;
+        match self {
+            DirectoryError::Oware(Scores::Io { cause, .. })
+            | DirectoryError::Chess(Tables::Io { cause, .. }) => Some(cause.kind()),
+            DirectoryError::Oware(Scores::Storage(StorageError::Io { cause, .. }))
+            | DirectoryError::Chess(Tables::Storage(StorageError::Io { cause, .. })) => Some(cause.kind()),
+            DirectoryError::Chess(Tables::NoTables { .. }) => Some(std::io::ErrorKind::NotFound),
+            _ => None,
+        }
+    }
 }
 
 /// A game's directory of endgame databases: built by parts in dependency order (resuming at

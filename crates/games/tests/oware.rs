@@ -154,3 +154,44 @@ fn the_published_example_and_counts() {
     assert_eq!((checked, wrong), (db.manifest().layers[16].positions, 0));
     assert_eq!(stones(&example), 16);
 }
+
+/// A build told to stop (a user's Ctrl-C, through [`Progress::interrupted`]) stops before its
+/// next stone count with an error that says so, keeps the stone counts it finished, whole, and
+/// the next build resumes after them; the same for a check of the database.
+#[test]
+fn an_interrupted_build_keeps_what_it_finished_and_resumes() {
+    use gamegraph_games::databases::{BuildRequest, Progress, VerifyRequest};
+    use gamegraph_games::GameOptions;
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+    /// Asks to stop once `after` pieces of work have started.
+    struct StopAfter {
+        started: AtomicU32,
+        after: u32,
+    }
+    impl Progress for StopAfter {
+        fn started(&self, _: &str, _: u64) {
+            self.started.fetch_add(1, Relaxed);
+        }
+        fn advanced(&self, _: u64) {}
+        fn finished(&self, _: &str) {}
+        fn interrupted(&self) -> bool {
+            self.started.load(Relaxed) >= self.after
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let databases = gamegraph_games::databases(gamegraph_games::entry("oware").unwrap()).unwrap();
+    let mut options = GameOptions::default();
+    options.set("stones", 8);
+    let request = BuildRequest { options: &options, cluster: None };
+    let stop = StopAfter { started: 0.into(), after: 4 };
+    let error = databases.build(dir.path(), &request, &stop).err().expect("interrupted");
+    assert!(error.to_string().contains("interrupted"), "{error}");
+    assert_eq!(Database::open(dir.path()).unwrap().stones(), 3, "stone counts 0 to 3 kept");
+    let stop = StopAfter { started: 0.into(), after: 2 };
+    assert!(databases.verify(dir.path(), &VerifyRequest { sample: None }, &stop).is_err());
+    let report = databases.build(dir.path(), &request, &gamegraph_games::databases::Silent).unwrap().unwrap();
+    let report = report.to_json();
+    assert_eq!(report["resumed"], 4);
+    assert_eq!(report["built"], serde_json::json!([4, 5, 6, 7, 8]));
+}

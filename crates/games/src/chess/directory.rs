@@ -277,6 +277,9 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
     let mut loaded = LoadedTables::new();
     let mut verified = Vec::new();
     for entry in tables.entries() {
+        if progress.interrupted() {
+            return Err(super::tablebase::TablebaseError::Interrupted.into());
+        }
         let material: Material = entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
         progress.started(&entry.material, 0);
         let entries = tables.table(material)?.file.all().map_err(super::tablebase::TablebaseError::from)?;
@@ -319,6 +322,10 @@ impl BuildObserver for Tables<'_> {
 
     fn advanced(&self, units: u64) {
         self.progress.advanced(units);
+    }
+
+    fn interrupted(&self) -> bool {
+        self.progress.interrupted()
     }
 
     fn finished(&self, material: Material, seconds: f64, entry: &TableEntry) {

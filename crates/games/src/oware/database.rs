@@ -23,6 +23,9 @@ use super::{Pits, Ranking, MAX_STONES};
 /// What can go wrong with a database.
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
+    /// The user stopped the build before its next stone count (the ones finished are kept).
+    #[error("interrupted: the stone counts finished are kept, and the next build resumes after them")]
+    Interrupted,
     /// A file could not be written, or the manifest read.
     #[error(transparent)]
     Storage(#[from] StorageError),
@@ -191,6 +194,9 @@ pub fn build(
     let resumed = builder.next().min(stones + 1);
     let mut built = Vec::new();
     for n in builder.next()..=stones {
+        if progress.interrupted() {
+            return Err(DatabaseError::Interrupted);
+        }
         let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m[..]).collect();
         let values = solve_layer(rules, &builder.ranking, n, &lower, progress);
         drop(lower);

@@ -204,13 +204,16 @@ impl DatabaseDirectory for ScoreFiles {
         progress.finished(&format!("checksums: {} files match the manifest", db.stones() + 1));
         let layers = (0..=db.stones())
             .map(|n| {
+                if progress.interrupted() {
+                    return Err(super::database::DatabaseError::Interrupted);
+                }
                 progress.started(&format!("{n} stones"), 0);
                 let (checked, inconsistent, examples) = db.verify_values(n, request.sample);
                 progress.finished(&format!("{n:>2} stones: {checked} positions checked"));
                 let examples = examples.into_iter().map(|e| (e.pits, e.stored, e.computed)).collect();
-                LayerVerified { stones: n, checked, inconsistent, examples }
+                Ok(LayerVerified { stones: n, checked, inconsistent, examples })
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let seconds = started.elapsed().as_secs_f64();
         Ok(Box::new(VerifyReport { files: db.stones() + 1, layers, seconds }))
     }
@@ -325,6 +328,10 @@ impl LayerProgress for Layers<'_> {
 
     fn advance(&self, units: u64) {
         self.progress.advanced(units);
+    }
+
+    fn interrupted(&self) -> bool {
+        self.progress.interrupted()
     }
 
     fn finish(&self, stones: usize) {

@@ -23,6 +23,10 @@ pub trait Progress: Sync {
     fn advance(&self, units: u64);
     /// The layer is complete.
     fn finish(&self, stones: usize);
+    /// Whether the user asked the build to stop before its next layer.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// Reports nothing.

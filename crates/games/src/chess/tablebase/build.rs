@@ -13,6 +13,10 @@ pub trait BuildObserver: Sync {
     fn advanced(&self, units: u64);
     /// A table is written.
     fn finished(&self, material: Material, seconds: f64, entry: &TableEntry);
+    /// Whether the user asked the build to stop before its next table.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that reports nothing.
@@ -40,6 +44,9 @@ pub fn build(
         read_manifest(dir)?.unwrap_or_else(|| Manifest { format: FORMAT.into(), tables: Vec::new() });
     let mut loaded = LoadedTables::new();
     for material in Material::closure(targets) {
+        if observer.interrupted() {
+            return Err(TablebaseError::Interrupted);
+        }
         let name = material.to_string();
         // A table built again takes its place in the manifest back, so that the manifest reads
         // as a fresh build's.

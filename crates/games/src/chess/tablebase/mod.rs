@@ -66,6 +66,9 @@ pub struct TableEntry {
 /// A table directory that cannot be used or built.
 #[derive(Debug, thiserror::Error)]
 pub enum TablebaseError {
+    /// The user stopped the build before its next table (the ones finished are kept).
+    #[error("interrupted: the tables finished are kept, and the next build resumes after them")]
+    Interrupted,
     /// A file could not be written, or the manifest read.
     #[error(transparent)]
     Storage(#[from] StorageError),
@@ -276,24 +279,27 @@ impl Tablebase {
 
     /// The best value over the moves of `board`, each child probed.
     fn probe_by_moves(&self, board: &Board) -> Result<Dtm, ProbeError> {
-        let mut children = Vec::new();
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                children.push(child);
-            }
+        // Reached only with an en passant capture, so there is a move.
+        Ok(self.probe_moves(board)?.first().map_or(Dtm::Draw, |&(_, value)| value))
+    }
+
+    /// Every legal move of `board` with its value for the side making it, best first (the
+    /// fastest mate, then draws, then the slowest loss; ties in generation order).
+    pub fn probe_moves(&self, board: &Board) -> Result<Vec<(cozy_chess::Move, Dtm)>, ProbeError> {
+        check_probe(board, self.max_pieces())?;
+        let mut moves = Vec::new();
+        board.generate_moves(|list| {
+            moves.extend(list);
             false
         });
-        let mut best: Option<Dtm> = None;
-        for child in &children {
-            let value = self.probe(child)?.negated();
-            if best.is_none_or(|b| value.rank() > b.rank()) {
-                best = Some(value);
-            }
+        let mut values = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            values.push((mv, self.probe(&child)?.negated()));
         }
-        // Reached only with an en passant capture, so there is a move.
-        Ok(best.unwrap_or(Dtm::Draw))
+        values.sort_by_key(|&(_, value)| std::cmp::Reverse(value.rank()));
+        Ok(values)
     }
 
     /// The sum of the table files' sizes, by number of pieces (index 3 for 3 pieces).
