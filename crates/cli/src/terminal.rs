@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gamegraph::storage::{self, StorageError};
 use gamegraph::{Notation, Outcome};
-use gamegraph_games::databases::{Progress, Report};
+use gamegraph_games::databases::Report;
+pub use gamegraph_games::progress_bars::ProgressBars as Bars;
 use gamegraph_games::DatabaseDirectory;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// The largest text input read (a graph, a tree, positions): 1 GiB.
 pub const MAX_TEXT_BYTES: u64 = 1 << 30;
@@ -170,56 +170,4 @@ pub fn print_report(report: &dyn Report, json: bool) -> Result<()> {
         return print_json(&report.to_json());
     }
     write_line(format_args!("{report}"))
-}
-
-/// Long work on standard error: a progress bar for each piece of work (with its time left),
-/// and the line that says what each did.
-pub struct Bars {
-    bar: std::sync::Mutex<Option<ProgressBar>>,
-    /// Whether the bars are drawn (on a terminal only, whatever this says).
-    bars: bool,
-    /// Whether the lines are printed.
-    lines: bool,
-}
-
-impl Bars {
-    /// Bars and lines, or nothing at all when `quiet` (JSON on standard output, say).
-    pub fn new(quiet: bool) -> Self {
-        Self { bar: std::sync::Mutex::new(None), bars: !quiet, lines: !quiet }
-    }
-
-    /// Bars only: the report printed at the end says what each piece of work did.
-    pub fn bars_only() -> Self {
-        Self { bar: std::sync::Mutex::new(None), bars: true, lines: false }
-    }
-}
-
-impl Progress for Bars {
-    fn started(&self, what: &str, units: u64) {
-        let style = ProgressStyle::with_template(
-            "{msg:>10} [{bar:30}] {percent:>3}%  {per_sec:>16}  {elapsed_precise} elapsed, {eta} left",
-        )
-        .expect("a valid template")
-        .progress_chars("=> ");
-        let bar = if self.bars { ProgressBar::new(units) } else { ProgressBar::hidden() };
-        let bar = bar.with_style(style).with_message(what.to_string());
-        if let Some(old) = self.bar.lock().expect("not poisoned").replace(bar) {
-            old.finish_and_clear();
-        }
-    }
-
-    fn advanced(&self, units: u64) {
-        if let Some(bar) = &*self.bar.lock().expect("not poisoned") {
-            bar.inc(units);
-        }
-    }
-
-    fn finished(&self, line: &str) {
-        if let Some(bar) = self.bar.lock().expect("not poisoned").take() {
-            bar.finish_and_clear();
-        }
-        if self.lines {
-            eprintln!("{line}");
-        }
-    }
 }

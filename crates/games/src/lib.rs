@@ -25,6 +25,8 @@ pub mod databases;
 pub mod nim;
 pub mod othello;
 pub mod oware;
+#[cfg(feature = "progress-bars")]
+pub mod progress_bars;
 pub mod records;
 pub mod registry;
 pub mod session;
