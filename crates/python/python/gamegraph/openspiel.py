@@ -53,11 +53,10 @@ def _check(game: Any) -> None:
 class OpenSpielSolution:
     """Every reachable state of an OpenSpiel game, solved."""
 
-    def __init__(self, key: Callable[[Any], Hashable], ids: Dict[Hashable, int], nodes: List[Any],
-                 graph: Graph, solution: Any, ranks: List[float], centre: float, real: int):
+    def __init__(self, key: Callable[[Any], Hashable], ids: Dict[Hashable, int], graph: Graph,
+                 solution: Any, ranks: List[float], centre: float, real: int):
         self._key = key
         self._ids = ids
-        self._nodes = nodes
         self._graph = graph
         self._solution = solution
         self._ranks = ranks
@@ -130,42 +129,40 @@ def solve(game: Any, *, key: Optional[Callable[[Any], Hashable]] = None,
     key = key or _default_key
     root = game.new_initial_state()
     ids: Dict[Hashable, int] = {key(root): 0}
-    nodes: List[Any] = [root]
     sources: List[int] = []
     targets: List[int] = []
     terminal_returns: Dict[int, float] = {}  # node -> utility of its player to move
+    sums = set()  # the utilities' sums at terminal states: one constant
     movers: List[int] = [root.current_player()]
-    queue = deque([0])
+    # States wait in the queue only until expanded: pyspiel states are not kept.
+    queue = deque([(0, root)])
     while queue:
-        u = queue.popleft()
-        state = nodes[u]
+        u, state = queue.popleft()
         player = movers[u]
         for action in state.legal_actions():
             child = state.child(action)
-            if child.is_terminal():
-                # The player to move at a final node is the one who did not just move.
-                k = (key(child), 1 - player)
-            else:
-                k = key(child)
+            terminal = child.is_terminal()
+            # The player to move at a final node is the one who did not just move.
+            k = (key(child), 1 - player) if terminal else key(child)
             v = ids.get(k)
             if v is None:
-                if len(nodes) >= limit:
+                if len(movers) >= limit:
                     raise MemoryError(f"more than {limit} states: raise limit= if memory allows")
-                v = len(nodes)
+                v = len(movers)
                 ids[k] = v
-                nodes.append(child)
-                if child.is_terminal():
+                if terminal:
                     movers.append(1 - player)
-                    terminal_returns[v] = float(child.returns()[1 - player])
+                    returns = child.returns()
+                    terminal_returns[v] = float(returns[1 - player])
+                    sums.add(round(sum(returns), 9))
                 else:
                     movers.append(child.current_player())
-                    queue.append(v)
+                    queue.append((v, child))
             sources.append(u)
             targets.append(v)
-    real = len(nodes)
+    real = len(movers)
     # Zero-sum stakes: utilities less half their sum, ranked so that the kernel's integers keep
     # their order and sign.
-    sums = {round(sum(nodes[v].returns()), 9) for v in terminal_returns}
     if len(sums) > 1:
         raise ValueError(f"{game.get_type().short_name}'s utilities do not sum to one constant: {sorted(sums)}")
     centre = (sums.pop() if sums else 0.0) / 2
@@ -191,4 +188,4 @@ def solve(game: Any, *, key: Optional[Callable[[Any], Hashable]] = None,
         stakes = np.concatenate([stakes, np.zeros(len(children), dtype=np.int64)])
     graph = Graph.from_edges(src, dst, nodes=len(stakes), stakes=stakes)
     solution = graph.solve("minimax")
-    return OpenSpielSolution(key, ids, nodes, graph, solution, magnitudes, centre, real)
+    return OpenSpielSolution(key, ids, graph, solution, magnitudes, centre, real)
