@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gamegraph::storage::{self, StorageError};
-use gamegraph::{Notation, Outcome};
+use gamegraph::Notation;
 use gamegraph_games::databases::Report;
 pub use gamegraph_games::progress_bars::ProgressBars as Bars;
 use gamegraph_games::DatabaseDirectory;
@@ -101,18 +101,6 @@ pub fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G:
             game.parse_position(text)
                 .with_context(|| format!("bad {} position '{}'", game.name(), gamegraph_games::excerpt(text)))
         }
-    }
-}
-
-/// A value in words: `draw`, or `win +1 in 3` (the value and the distance where known).
-pub fn describe(outcome: Outcome, value: Option<i32>, remoteness: Option<u32>) -> String {
-    if outcome == Outcome::Draw {
-        return "draw".into();
-    }
-    let value = value.map_or(String::new(), |v| format!(" {v:+}"));
-    match remoteness {
-        Some(r) => format!("{}{value} in {r}", outcome.name()),
-        None => format!("{}{value}", outcome.name()),
     }
 }
 

@@ -115,6 +115,18 @@ impl Value {
     }
 }
 
+/// A value in words: `draw`, or `win +1 in 3` (the value and the distance where known).
+pub fn describe(outcome: Outcome, value: Option<i32>, remoteness: Option<u32>) -> String {
+    if outcome == Outcome::Draw {
+        return "draw".into();
+    }
+    let value = value.map_or(String::new(), |v| format!(" {v:+}"));
+    match remoteness {
+        Some(r) => format!("{}{value} in {r}", outcome.name()),
+        None => format!("{}{value}", outcome.name()),
+    }
+}
+
 /// An analysis on one line, as games valued by databases show it by default: the position, its
 /// value, and each move's as `MOVE:VALUE` (values not exact marked `~`), then, when some value
 /// came from a limited search, a line that says how deep.

@@ -32,6 +32,7 @@ pub mod registry;
 pub mod session;
 mod solver_table;
 pub mod tictactoe;
+pub mod whole;
 
 use gamegraph::{ExactHints, Notation, PositionKey};
 

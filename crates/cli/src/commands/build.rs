@@ -2,19 +2,14 @@
 //! and write the database; for games with a directory of endgame databases, build it through
 //! the game's registry entry.
 
-use std::time::Instant;
-
 use anyhow::{bail, Result};
-use gamegraph::database::{Database, Entry};
-use gamegraph::{ExploredGame, Outcome};
-use gamegraph_games::analysis::MODEL;
 use gamegraph_games::databases::BuildRequest;
-use gamegraph_games::{BuiltinGame, DatabaseDirectory, GameEntry, GameVisitor};
-use serde_json::json;
+use gamegraph_games::whole::{solve_whole, WholeError, WholeRequest};
+use gamegraph_games::{DatabaseDirectory, GameEntry};
 use std::path::PathBuf;
 
 use crate::args::{BuildOptionList, EntryOptions, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json, print_report, Bars};
+use crate::terminal::{print_report, read_text, Bars};
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -53,7 +48,23 @@ pub fn run(args: &BuildArgs) -> Result<()> {
     if args.game.db.is_some() {
         bail!("build writes a database with --out FILE; --db is for database directories");
     }
-    args.game.visit(Build(args))
+    let options = args.game.options();
+    let from = match args.from.as_deref() {
+        Some("-") => Some(read_text(std::path::Path::new("-"))?),
+        from => from.map(String::from),
+    };
+    let request = WholeRequest {
+        game: &args.game.game,
+        options: &options,
+        from: from.as_deref(),
+        limit: args.game.limit,
+        out: args.out.as_deref(),
+    };
+    let report = solve_whole(&request).map_err(|e| match e {
+        WholeError::Storage(e) => crate::terminal::storage_error(e),
+        e => e.into(),
+    })?;
+    print_report(&report, args.output.json)
 }
 
 /// `build GAME --db DIR ...` for a game with a database directory.
@@ -81,58 +92,5 @@ fn build_directory(entry: &GameEntry, databases: &dyn DatabaseDirectory, args: &
         Some(report) => print_report(&*report, args.output.json),
         // Process 0 of a cluster reports for all.
         None => Ok(()),
-    }
-}
-
-struct Build<'a>(&'a BuildArgs);
-
-impl GameVisitor for Build<'_> {
-    type Output = Result<()>;
-
-    fn visit<G: BuiltinGame>(self, game: G) -> Result<()> {
-        let args = self.0;
-        let root = position_or_start(&game, args.from.as_deref())?;
-        let started = Instant::now();
-        let explored = ExploredGame::new(&game, root, args.game.limit)?;
-        let solution = &explored.solve(MODEL);
-        let seconds = started.elapsed().as_secs_f64();
-        let graph = &explored.graph;
-        let count = |o: Outcome| (0..graph.nodes() as u32).filter(|&u| solution.outcome(u) == o).count();
-        let (win, lose, draw) = (count(Outcome::Win), count(Outcome::Lose), count(Outcome::Draw));
-        let terminal = (0..graph.nodes() as u32).filter(|&u| graph.is_final(u)).count();
-        if let Some(out) = &args.out {
-            let mut db = Database::new(game.name(), MODEL);
-            for (id, pos) in explored.positions.iter().enumerate() {
-                db.insert(game.format_position(pos), Entry::from_solution(solution, id as u32));
-            }
-            db.write_file(out).map_err(crate::terminal::storage_error)?;
-        }
-        let start = Entry::from_solution(solution, 0);
-        if args.output.json {
-            return print_json(&json!({
-                "game": game.name(),
-                "positions": graph.nodes(),
-                "terminal": terminal,
-                "win": win,
-                "lose": lose,
-                "draw": draw,
-                "start": {
-                    "position": game.format_position(&explored.positions[0]),
-                    "outcome": start.outcome.name(),
-                    "value": start.value,
-                    "remoteness": start.remoteness,
-                },
-                "seconds": seconds,
-                "out": args.out.as_ref().map(|p| p.display().to_string()),
-            }));
-        }
-        say!("{}: {} positions ({} terminal), {} moves", game.name(), graph.nodes(), terminal, graph.edges());
-        say!("for the player to move: {win} win, {lose} lose, {draw} draw");
-        say!("start: {}", describe(start.outcome, start.value, start.remoteness));
-        say!("solved in {:.1} ms", seconds * 1e3);
-        if let Some(out) = &args.out {
-            say!("database written to {}", out.display());
-        }
-        Ok(())
     }
 }

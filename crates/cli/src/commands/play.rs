@@ -12,7 +12,8 @@ use gamegraph_games::{BuiltinGame, GameVisitor, Solver};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, Seat};
-use crate::terminal::{describe, position_or_start, read_move};
+use crate::terminal::{position_or_start, read_move};
+use gamegraph_games::analysis::describe;
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {

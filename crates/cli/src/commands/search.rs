@@ -9,7 +9,8 @@ use gamegraph_games::{BuiltinGame, GameVisitor};
 use serde_json::json;
 
 use crate::args::{EngineArgs, GameArgs, JsonFlag};
-use crate::terminal::{describe, position_or_start, print_json};
+use crate::terminal::{position_or_start, print_json};
+use gamegraph_games::analysis::describe;
 
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
