@@ -4,15 +4,17 @@
 
 use std::path::PathBuf;
 
+use gamegraph::storage::StorageError;
 use gamegraph_games::databases::{BuildRequest, Report, VerifyRequest};
 use gamegraph_games::progress_bars::ProgressBars;
-use gamegraph_games::DatabaseDirectory;
-use pyo3::exceptions::PyValueError;
+use gamegraph_games::whole::{solve_whole, WholeError, WholeRequest};
+use gamegraph_games::{DatabaseDirectory, GameOptions};
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{bad_input, directory_error};
-use crate::games::game_options;
+use crate::games::{game_options, MAX_POSITIONS};
 use crate::work::{interruptible, to_python};
 
 /// The database directory of `game`, or why it has none.
@@ -39,7 +41,9 @@ fn report_to_python(py: Python<'_>, report: &dyn Report) -> PyResult<Py<PyAny>> 
 
 /// Builds (or completes, resuming after the parts already built) `game`'s databases in the
 /// directory `db`: chess `tables="KQvKR"` or `"4"`, Oware `stones=` and `rules=`. Progress bars
-/// on standard error unless `progress` is false. Returns the build's report as a dict.
+/// on standard error unless `progress` is false. A game without a database directory
+/// (tic-tac-toe, Nim, small Connect 4 boards) is solved whole into the database file `db`.
+/// Returns the build's report as a dict.
 #[pyfunction]
 #[pyo3(signature = (game, db, progress = true, **options))]
 pub fn build(
@@ -49,8 +53,10 @@ pub fn build(
     progress: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let databases = directory_of(game, "build")?;
     let entry = gamegraph_games::entry(game).map_err(bad_input)?;
+    let Some(databases) = gamegraph_games::databases(entry) else {
+        return build_whole(py, entry.name, &db, game_options(options)?);
+    };
     let all = game_options(options)?;
     // The game's own options (its rules) and the build's (what to build) share the keywords.
     let (mut own, mut build) =
@@ -71,6 +77,36 @@ pub fn build(
     .map_err(directory_error)?;
     let report = report.expect("a build on one machine reports");
     report_to_python(py, &*report)
+}
+
+/// A game without a database directory solved whole (every position reachable from its start)
+/// into the database file `out`, as `gamegraph build GAME --out FILE` does.
+fn build_whole(
+    py: Python<'_>,
+    game: &str,
+    out: &std::path::Path,
+    options: GameOptions,
+) -> PyResult<Py<PyAny>> {
+    let report = interruptible(py, |_| {
+        solve_whole(&WholeRequest {
+            game,
+            options: &options,
+            from: None,
+            limit: MAX_POSITIONS,
+            out: Some(out),
+        })
+    })?
+    .map_err(|e| match e {
+        WholeError::Storage(StorageError::Io { ref cause, .. })
+            if cause.kind() == std::io::ErrorKind::NotFound =>
+        {
+            PyFileNotFoundError::new_err(e.to_string())
+        }
+        WholeError::Storage(_) => PyOSError::new_err(e.to_string()),
+        WholeError::TooLarge(_) => PyMemoryError::new_err(e.to_string()),
+        e => bad_input(e),
+    })?;
+    report_to_python(py, &report)
 }
 
 /// Checks `game`'s databases in `db`: every file against the manifest's SHA-256, and stored

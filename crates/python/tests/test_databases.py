@@ -112,5 +112,19 @@ def test_build_options_are_checked():
         gamegraph.build("chess", "/tmp/unused")
     with pytest.raises(ValueError, match="stones"):
         gamegraph.build("oware", "/tmp/unused", stones=99)
-    with pytest.raises(ValueError, match="database directory"):
-        gamegraph.build("tictactoe", "/tmp/unused")
+    with pytest.raises(ValueError, match="width"):
+        gamegraph.build("connect4", "/tmp/unused.db", width=99)
+
+
+def test_games_without_a_directory_are_solved_whole_into_a_file(tmp_path, cli):
+    path = tmp_path / "ttt.db"
+    report = gamegraph.build("tictactoe", path)
+    want = cli("build", "tictactoe", "--json")
+    del report["seconds"], want["seconds"]
+    assert report == dict(want, out=str(path))
+    cli_path = tmp_path / "cli.db"
+    cli("build", "tictactoe", "--out", cli_path)
+    assert path.read_bytes() == cli_path.read_bytes()
+    assert gamegraph.analyze("tictactoe", "XO.......", db=str(path))["outcome"] == "win"
+    with pytest.raises(OSError, match="not a folder that exists"):
+        gamegraph.build("tictactoe", tmp_path / "no" / "such" / "dir.db")
