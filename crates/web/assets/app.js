@@ -20,10 +20,16 @@ async function api(path, options) {
 
 // ---------------------------------------------------------------- views
 
+function currentView() {
+  const active = document.querySelector(".view.active");
+  return active ? active.id.replace("view-", "") : "play";
+}
+
 function showView(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === name);
   for (const view of document.querySelectorAll(".view")) view.classList.toggle("active", view.id === `view-${name}`);
-  if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
+  if (play.games.length) updateAddress();
+  else if (location.hash !== `#${name}`) history.replaceState(null, "", `${location.search}#${name}`);
 }
 
 for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showView(tab.dataset.view));
@@ -35,8 +41,13 @@ const play = {
   history: [], // positions, in the game's notation
   analyses: [], // the analysis of each position of the history, when known
   cursor: 0,
+  moves: [], // the move that led to each position of the history (null for the first)
   request: 0, // the number of the latest analysis request; older answers are dropped
+  abort: null, // stops waiting for the latest analysis
+  loading: null, // the latest refresh: true once shown, false if refused
   engineTimer: null,
+  flipped: false, // chess: Black at the bottom
+  selected: null, // chess: the square whose piece is picked up
 };
 
 function currentGame() {
@@ -65,18 +76,50 @@ function isDecisive(v) {
   return Math.abs(v.value) >= DECISIVE;
 }
 
-function describe(v) {
+// The units of a search's estimate, by game: what its evaluation counts (chess in centipawns).
+const ESTIMATE_UNITS = {
+  chess: { scale: 100, unit: "pawns", digits: 2 },
+  othello: { scale: 1, unit: "discs", digits: 0 },
+  oware: { scale: 1, unit: "stones", digits: 0 },
+  connect4: { scale: 1, unit: "", digits: 0 },
+};
+
+function isEstimate(v) {
+  return v.exact === false && v.value !== null && v.value !== undefined;
+}
+
+// The class that colours a value: win, draw or lose for exact values only; an estimate of a
+// limited search is neutral, never coloured as a result it has not proven.
+function valueClass(v) {
+  if (v.value === null || v.value === undefined) return "unknown";
+  return isEstimate(v) ? "estimate" : v.outcome || "";
+}
+
+function describeEstimate(v, game) {
+  const depth = v.depth ? ` (depth ${v.depth})` : "";
+  if (isDecisive(v)) {
+    const plies = DECISIVE * 2 - Math.abs(v.value);
+    const side = v.value > 0 ? "mates" : "is mated";
+    return `\u2248 ${side}${plies > 0 && plies < 1000 ? ` in ${Math.ceil(plies / 2)}` : ""}${depth}`;
+  }
+  const u = ESTIMATE_UNITS[game] || { scale: 1, unit: "", digits: 0 };
+  const x = v.value / u.scale;
+  const shown = `${x > 0 ? "+" : x < 0 ? "\u2212" : ""}${Math.abs(x).toFixed(u.digits)}`;
+  return `\u2248 ${shown}${u.unit ? ` ${u.unit}` : ""}${depth}`;
+}
+
+function describe(v, game) {
   if (v.value === null || v.value === undefined) return "?";
-  const approx = v.exact ? "" : "~";
+  if (isEstimate(v)) return describeEstimate(v, game);
   const known = v.remoteness !== null && v.remoteness !== undefined && v.outcome !== "draw";
   if (isDecisive(v) && known) {
     // Mate in N moves for the winner (ceil(plies / 2)), N moves of resistance for the loser.
     const moves = v.outcome === "win" ? Math.ceil(v.remoteness / 2) : Math.floor(v.remoteness / 2);
-    return `${approx}${v.outcome} in ${moves} (${v.remoteness} plies)`;
+    return `${v.outcome} in ${moves} (${v.remoteness} plies)`;
   }
   const score = v.value > 0 ? `+${v.value}` : `${v.value}`;
   const distance = known ? ` in ${v.remoteness}` : "";
-  return `${approx}${v.outcome} ${score}${distance}`;
+  return `${v.outcome} ${score}${distance}`;
 }
 
 // Orders moves best first for the player making them: value, then the fastest win or slowest loss.
@@ -96,10 +139,16 @@ function engineToMove(ply) {
   return (ply % 2 === 0) === engineFirst;
 }
 
-async function newGame() {
+function showOptions() {
   const g = currentGame();
   for (const e of document.querySelectorAll(".opt-size")) e.style.display = g.options.width !== undefined ? "" : "none";
   for (const e of document.querySelectorAll(".opt-rules")) e.style.display = g.options.rules ? "" : "none";
+}
+
+async function newGame() {
+  const g = currentGame();
+  showOptions();
+  play.flipped = false;
   const params = gameQuery();
   params.set("time", "0.1");
   params.set("depth", "1");
@@ -113,38 +162,75 @@ async function newGame() {
 }
 
 function setHistory(positions) {
+  play.autoFlip = true;
   play.history = positions;
   play.analyses = positions.map(() => null);
+  play.moves = positions.map(() => null);
   play.cursor = positions.length - 1;
-  refresh();
+  play.loading = refresh();
 }
 
+// While a position is analysed, nothing of the last one can be played: the board and the
+// moves are marked busy (not clickable), a spinner turns and Cancel stops the wait.
+function setBusy(busy) {
+  for (const id of ["board", "moves"]) $(id).classList.toggle("busy", busy);
+  for (const b of document.querySelectorAll("#moves button")) if (busy) b.disabled = true;
+  $("cancel").hidden = !busy;
+  $("play-status").classList.toggle("thinking", busy);
+}
+
+// Analyses the position at the cursor and shows it; false when the server refused it (then the
+// last position shown stays, with the error under it).
 async function refresh() {
   clearTimeout(play.engineTimer);
+  if (play.abort) play.abort.abort();
   const position = play.history[play.cursor];
   $("position").value = position;
   $("play-error").textContent = "";
   $("play-status").textContent = "thinking...";
+  setBusy(true);
   const id = ++play.request;
   const params = gameQuery();
   params.set("position", position);
+  play.abort = new AbortController();
   let analysis;
   try {
-    analysis = await api(`/api/${currentGame().name}/analyze?${params}`);
+    analysis = await api(`/api/${currentGame().name}/analyze?${params}`, { signal: play.abort.signal });
   } catch (e) {
     if (id === play.request) {
-      $("play-error").textContent = e.message;
+      setBusy(false);
+      $("play-error").textContent = e.name === "AbortError" ? "search cancelled" : e.message;
       $("play-status").textContent = "";
     }
-    return;
+    return false;
   }
-  if (id !== play.request) return;
+  if (id !== play.request) return false;
+  setBusy(false);
   play.analyses[play.cursor] = analysis;
   render(analysis);
   drawChart();
+  if (currentView() === "play") updateLink();
   if (!analysis.over && engineToMove(play.cursor) && analysis.moves.length > 0) {
     play.engineTimer = setTimeout(() => engineMove(analysis), 300);
   }
+  return true;
+}
+
+// Loads a position typed or linked; a position the server refuses leaves the last good one in
+// place (and playable), with the error saying so.
+async function loadPosition(text) {
+  const saved = { history: play.history, analyses: play.analyses, cursor: play.cursor, moves: play.moves };
+  setHistory([text]);
+  if (await play.loading) return;
+  const error = $("play-error").textContent;
+  Object.assign(play, saved);
+  const shown = play.analyses[play.cursor];
+  if (shown) {
+    $("position").value = play.history[play.cursor];
+    render(shown);
+    drawChart();
+  }
+  $("play-error").textContent = `${error} (the last good position stays)`;
 }
 
 function engineMove(analysis) {
@@ -159,29 +245,153 @@ function engineMove(analysis) {
 function playMove(move) {
   play.history = play.history.slice(0, play.cursor + 1).concat([move.position]);
   play.analyses = play.analyses.slice(0, play.cursor + 1).concat([null]);
+  play.moves = play.moves.slice(0, play.cursor + 1).concat([move.move]);
   play.cursor += 1;
   refresh();
+}
+
+// ---------------------------------------------------------------- the chess board
+
+const FILES = "abcdefgh";
+const PROMOTION_PIECES = { q: ["\u2655", "\u265B"], r: ["\u2656", "\u265C"], b: ["\u2657", "\u265D"], n: ["\u2658", "\u265E"] };
+
+// The square of cell `i` of a chess board view (rank 8 first, file a first).
+function squareOf(i) {
+  return `${FILES[i % 8]}${8 - Math.floor(i / 8)}`;
+}
+
+// The moves of `a` from `from` (UCI notation: from, to, promotion piece).
+function movesFrom(a, from) {
+  return a.moves.filter((m) => m.move.slice(0, 2) === from);
+}
+
+function clearSelection() {
+  play.selected = null;
+  for (const c of document.querySelectorAll("#board .cell")) c.classList.remove("selected", "target", "win", "lose", "draw", "estimate", "unknown");
+  $("promotion").hidden = true;
+}
+
+// Picks up the piece on `from`: its moves' squares are marked, coloured by their value.
+function selectSquare(a, from) {
+  clearSelection();
+  play.selected = from;
+  document.querySelector(`#board .cell[data-square='${from}']`).classList.add("selected");
+  for (const m of movesFrom(a, from)) {
+    const target = document.querySelector(`#board .cell[data-square='${m.move.slice(2, 4)}']`);
+    target.classList.add("target", valueClass(m));
+  }
+}
+
+// Plays the move from the selected square to `to`, asking which piece a pawn becomes.
+function playTo(a, to) {
+  const candidates = a.moves.filter((m) => m.move.slice(0, 4) === `${play.selected}${to}`);
+  if (candidates.length === 1) {
+    clearSelection();
+    playMove(candidates[0]);
+  } else if (candidates.length > 1) {
+    const picker = $("promotion");
+    picker.replaceChildren(Object.assign(document.createElement("span"), { textContent: "Promote to " }));
+    const white = a.board.to_move === "White";
+    const order = (m) => "qrbn".indexOf(m.move.slice(4));
+    for (const m of [...candidates].sort((x, y) => order(x) - order(y))) {
+      const piece = m.move.slice(4);
+      const button = document.createElement("button");
+      button.className = `promote ${valueClass(m)}`;
+      button.dataset.move = m.move;
+      button.textContent = PROMOTION_PIECES[piece][white ? 0 : 1];
+      button.title = `${m.move}: ${describe(m, a.game)}`;
+      button.setAttribute("aria-label", `${{ q: "queen", r: "rook", b: "bishop", n: "knight" }[piece]}: ${describe(m, a.game)}`);
+      button.addEventListener("click", () => {
+        clearSelection();
+        playMove(m);
+      });
+      picker.appendChild(button);
+    }
+    picker.hidden = false;
+  }
+}
+
+function chessClick(a, square) {
+  const targets = play.selected ? movesFrom(a, play.selected).map((m) => m.move.slice(2, 4)) : [];
+  if (targets.includes(square)) playTo(a, square);
+  else if (square !== play.selected && movesFrom(a, square).length) selectSquare(a, square);
+  else clearSelection();
+}
+
+// Click or drag a piece, then its square of arrival; the last move is marked, the board turned
+// for Black, the files and ranks written along the edges.
+function chessCell(a, div, i, humanTurn, last) {
+  const square = squareOf(i);
+  div.dataset.square = square;
+  div.setAttribute("aria-label", `${square}${div.textContent ? ` ${div.textContent}` : ""}`);
+  const shown = play.flipped ? 63 - i : i;
+  if (shown % 8 === 0) div.appendChild(Object.assign(document.createElement("span"), { className: "rank-label", textContent: square[1] }));
+  if (shown >= 56) div.appendChild(Object.assign(document.createElement("span"), { className: "file-label", textContent: square[0] }));
+  if (last && (last.slice(0, 2) === square || last.slice(2, 4) === square)) div.classList.add("last");
+  if (!humanTurn) return;
+  div.tabIndex = 0;
+  div.addEventListener("click", () => chessClick(a, square));
+  if (movesFrom(a, square).length) {
+    div.classList.add("movable");
+    div.draggable = true;
+    div.addEventListener("dragstart", (e) => {
+      selectSquare(a, square);
+      e.dataTransfer.setData("text/plain", square);
+    });
+  }
+  div.addEventListener("dragover", (e) => {
+    if (div.classList.contains("target")) e.preventDefault();
+  });
+  div.addEventListener("drop", (e) => {
+    e.preventDefault();
+    if (div.classList.contains("target")) playTo(a, square);
+  });
+}
+
+// A cell that plays its move when clicked, or with Enter or Space from the keyboard.
+function playableCell(div, move, game, humanTurn) {
+  div.classList.add("playable", valueClass(move));
+  div.title = `${move.move}: ${describe(move, game)}`;
+  div.setAttribute("aria-label", `move ${move.move}: ${describe(move, game)}`);
+  div.dataset.move = move.move;
+  if (!humanTurn) return;
+  div.tabIndex = 0;
+  div.setAttribute("role", "button");
+  div.addEventListener("click", () => playMove(move));
+  div.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      playMove(move);
+    }
+  });
 }
 
 function render(a) {
   const moveByName = new Map(a.moves.map((m) => [m.move, m]));
   const board = $("board");
-  board.className = `board game-${a.game}`;
+  const chess = a.game === "chess";
+  if (chess && play.autoFlip) {
+    // The side the human plays at the bottom.
+    play.flipped = (a.board.to_move === "Black") !== ($("mode").value === "engine-human");
+  }
+  play.autoFlip = false;
+  play.selected = null;
+  $("promotion").hidden = true;
+  $("flip").hidden = !chess;
+  board.className = `board game-${a.game}${chess && play.flipped ? " flipped" : ""}`;
   board.style.gridTemplateColumns = `repeat(${a.board.cols}, auto)`;
   board.replaceChildren();
-  const humanTurn = !engineToMove(play.cursor);
-  for (const cell of a.board.cells) {
+  const humanTurn = !engineToMove(play.cursor) && !a.over;
+  const last = play.moves[play.cursor];
+  const order = a.board.cells.map((cell, i) => [cell, i]);
+  if (chess && play.flipped) order.reverse();
+  for (const [cell, i] of order) {
     const div = document.createElement("div");
-    div.className = `cell kind-${cell.kind}`;
+    div.className = `cell kind-${cell.kind}${chess && (Math.floor(i / 8) + i) % 2 === 1 ? " dark" : ""}`;
     div.textContent = cell.text;
     const move = cell.move !== null ? moveByName.get(cell.move) : undefined;
-    if (move) {
-      div.classList.add("playable");
-      if (move.outcome) div.classList.add(move.outcome);
-      div.title = `${move.move}: ${describe(move)}`;
-      div.dataset.move = move.move;
-      if (humanTurn) div.addEventListener("click", () => playMove(move));
-    }
+    if (chess) chessCell(a, div, i, humanTurn, last);
+    else if (move) playableCell(div, move, a.game, humanTurn);
     board.appendChild(div);
   }
   $("board-note").textContent = a.board.note || "";
@@ -191,10 +401,10 @@ function render(a) {
   for (const m of a.game === "chess" ? bestFirst(a.moves) : a.moves) {
     const li = document.createElement("li");
     const button = document.createElement("button");
-    button.className = `move ${m.outcome || ""} ${a.best.includes(m.move) ? "best" : ""}`;
+    button.className = `move ${valueClass(m)} ${a.best.includes(m.move) ? "best" : ""}`;
     button.dataset.move = m.move;
     button.append(Object.assign(document.createElement("span"), { textContent: m.move }));
-    button.append(Object.assign(document.createElement("span"), { className: "value", textContent: describe(m) }));
+    button.append(Object.assign(document.createElement("span"), { className: "value", textContent: describe(m, a.game) }));
     button.disabled = !humanTurn;
     button.addEventListener("click", () => playMove(m));
     li.appendChild(button);
@@ -202,10 +412,10 @@ function render(a) {
   }
   let status;
   if (a.over) {
-    status = `Game over: ${a.value.value === 0 ? "draw" : `the player to move has ${a.value.value > 0 ? "won" : "lost"} (${a.value.value})`}`;
+    status = `Game over: ${a.value === 0 ? "draw" : `the player to move has ${a.value > 0 ? "won" : "lost"} (${a.value})`}`;
   } else {
     const who = engineToMove(play.cursor) ? "engine" : "you";
-    status = `${a.board.to_move} to move (${who}): ${describe(a)}`;
+    status = `${a.board.to_move} to move (${who}): ${describe(a, a.game)}`;
     if (a.cut_by_time) status += ` (some values cut at the ${a.time_limit_seconds} s limit)`;
   }
   $("play-status").textContent = status;
@@ -241,7 +451,15 @@ function drawChart() {
 
 $("game").addEventListener("change", newGame);
 for (const id of ["width", "height", "rules"]) $(id).addEventListener("change", newGame);
-$("mode").addEventListener("change", refresh);
+$("mode").addEventListener("change", () => {
+  play.autoFlip = true;
+  refresh();
+});
+$("flip").addEventListener("click", () => {
+  play.flipped = !play.flipped;
+  const shown = play.analyses[play.cursor];
+  if (shown) render(shown);
+});
 $("new-game").addEventListener("click", newGame);
 $("undo").addEventListener("click", () => {
   if (play.cursor > 0) {
@@ -255,18 +473,74 @@ $("redo").addEventListener("click", () => {
     refresh();
   }
 });
-$("load").addEventListener("click", () => setHistory([$("position").value.trim()]));
+$("load").addEventListener("click", () => loadPosition($("position").value.trim()));
 $("position").addEventListener("keydown", (e) => {
-  if (e.key === "Enter") setHistory([$("position").value.trim()]);
+  if (e.key === "Enter") loadPosition($("position").value.trim());
 });
-$("copy").addEventListener("click", async () => {
-  $("position").select();
-  try {
-    await navigator.clipboard.writeText($("position").value);
-  } catch (_) {
-    document.execCommand("copy");
+$("cancel").addEventListener("click", () => {
+  clearTimeout(play.engineTimer);
+  if (play.abort) play.abort.abort();
+  // Back to the last position shown, which is what the board still shows.
+  if (play.cursor > 0 && play.analyses[play.cursor - 1]) {
+    play.cursor -= 1;
+    $("position").value = play.history[play.cursor];
+    render(play.analyses[play.cursor]);
+    drawChart();
+    if (currentView() === "play") updateLink();
   }
 });
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (_) {
+    const area = Object.assign(document.createElement("textarea"), { value: text });
+    document.body.appendChild(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+}
+
+$("copy").addEventListener("click", () => copyText($("position").value));
+$("copy-link").addEventListener("click", () => copyText(location.href));
+
+// ---------------------------------------------------------------- links
+
+// The address follows what is shown, so that it can be bookmarked and shared:
+// ?game=chess&position=FEN (or fen=FEN) with the game's options, ?tree=... for a tree,
+// ?graph=... for a graph, and the view in the fragment.
+function updateAddress() {
+  const view = currentView();
+  if (view === "trees") updateTreeLink();
+  else if (view === "graphs") updateGraphLink();
+  else updateLink();
+}
+
+function updateLink() {
+  const g = currentGame();
+  if (!g || !play.history.length) return;
+  const params = new URLSearchParams({ game: g.name });
+  const query = gameQuery();
+  for (const name of ["width", "height", "rules"]) if (query.has(name)) params.set(name, query.get(name));
+  params.set("position", play.history[play.cursor]);
+  history.replaceState(null, "", `?${params}#play`);
+}
+
+function linkedTree(params) {
+  if (params.has("tree")) $("tree-text").value = params.get("tree");
+  if (params.has("algo")) $("algo").value = params.get("algo");
+  if (params.has("order")) $("order").value = params.get("order");
+}
+
+function updateTreeLink() {
+  const params = new URLSearchParams({ tree: $("tree-text").value, algo: $("algo").value, order: $("order").value });
+  history.replaceState(null, "", `?${params}#trees`);
+}
+
+function updateGraphLink() {
+  const params = new URLSearchParams({ graph: $("graph-text").value, model: $("model").value });
+  history.replaceState(null, "", `?${params}#graphs`);
+}
 
 // ---------------------------------------------------------------- trees
 
@@ -281,6 +555,7 @@ async function loadTree() {
   $("tree-error").textContent = "";
   try {
     trees.report = await api(treeQuery());
+    if (currentView() === "trees") updateTreeLink();
     return true;
   } catch (e) {
     trees.report = null;
@@ -440,10 +715,12 @@ async function solveGraph() {
   try {
     report = await api(`/api/graph?model=${$("model").value}`, { method: "POST", body: $("graph-text").value });
   } catch (e) {
-    $("graph-error").textContent = e.message;
+    const shown = $("graph-svg").childElementCount > 0;
+    $("graph-error").textContent = shown ? `${e.message} (the drawing shows the last graph solved)` : e.message;
     return;
   }
   drawGraph(report);
+  if (currentView() === "graphs") updateGraphLink();
 }
 
 // A force-directed layout: springs along moves, repulsion between all positions.
@@ -535,7 +812,12 @@ $("model").addEventListener("change", solveGraph);
 // ---------------------------------------------------------------- start
 
 (async function start() {
-  showView(["play", "trees", "graphs"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "play");
+  const params = new URLSearchParams(location.search);
+  const view = location.hash.slice(1) || (params.has("tree") ? "trees" : params.has("graph") ? "graphs" : "play");
+  showView(["play", "trees", "graphs"].includes(view) ? view : "play");
+  linkedTree(params);
+  if (params.has("graph")) $("graph-text").value = params.get("graph");
+  if (params.has("model")) $("model").value = params.get("model");
   try {
     play.games = (await api("/api/games")).games;
   } catch (e) {
@@ -543,8 +825,17 @@ $("model").addEventListener("change", solveGraph);
     return;
   }
   for (const g of play.games) $("game").appendChild(Object.assign(document.createElement("option"), { value: g.name, textContent: g.name }));
-  $("game").value = "tictactoe";
-  await newGame();
-  runTree();
-  solveGraph();
+  const linked = play.games.find((g) => g.name === params.get("game") || (g.aliases || []).includes(params.get("game")));
+  $("game").value = linked ? linked.name : "tictactoe";
+  for (const name of ["width", "height", "rules"]) if (params.has(name)) $(name).value = params.get(name);
+  const position = params.get("position") ?? params.get("fen");
+  if (linked && position) {
+    showOptions();
+    await loadPosition(position);
+  } else {
+    await newGame();
+  }
+  await runTree();
+  await solveGraph();
+  updateAddress();
 })();

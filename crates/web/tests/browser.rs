@@ -299,3 +299,156 @@ fn the_page_plays_chess_endgames_from_the_tables() {
     );
     browser.screenshot("chess");
 }
+
+/// What a user of chess sites expects: a piece clicked then its square, a pawn's promotion picked
+/// among four pieces, a piece dragged, the board turned for Black, a link that opens a position,
+/// a bad FEN that leaves the last good position playable.
+#[test]
+fn the_page_plays_chess_by_clicking_and_dragging_and_opens_links() {
+    let tables = tempfile::tempdir().unwrap();
+    tablebase::build(tables.path(), &["KPvK".parse().unwrap()], &Silent).unwrap();
+    let config = gamegraph_web::ServerConfig::default().with_database("chess", tables.path().to_path_buf());
+    let server = start_server_with(config);
+    let browser = Browser::start();
+
+    // A link opens the position: White to move promotes on e8.
+    let fen = "8/4P3/8/8/8/2k5/8/K7 w - - 0 1";
+    let query: String =
+        fen.chars().map(|c| if c == ' ' { '+' } else { c }).collect::<String>().replace('/', "%2F");
+    browser.open(&format!("http://{server}/?game=chess&fen={query}#play"));
+    browser.wait_for(
+        "the linked position",
+        &format!("return document.getElementById('position').value === {fen:?} && document.querySelectorAll('#moves button').length > 0;"),
+    );
+    browser.wait_for("the redraw", SETTLED);
+    assert_eq!(browser.script("return document.getElementById('game').value;"), "chess");
+    let labels =
+        browser.script("return document.querySelector(\"#board .cell[data-square='a1']\").textContent;");
+    assert!(labels.as_str().unwrap().contains('1') && labels.as_str().unwrap().contains('a'), "{labels}");
+
+    // Click the pawn, then e8: four promotions to choose from, the queen's a win.
+    browser.click("#board .cell[data-square='e7']");
+    let targets = browser.script(
+        "return Array.from(document.querySelectorAll('#board .cell.target')).map(c => c.dataset.square).sort();",
+    );
+    assert!(targets.as_array().unwrap().contains(&json!("e8")), "{targets}");
+    browser.click("#board .cell[data-square='e8']");
+    let promotions = browser.script(
+        "return Array.from(document.querySelectorAll('#promotion button')).map(b => b.dataset.move);",
+    );
+    assert_eq!(promotions, json!(["e7e8q", "e7e8r", "e7e8b", "e7e8n"]));
+    browser.click("#promotion button[data-move='e7e8q']");
+    browser.wait_for(
+        "the promotion played and the engine's answer",
+        "return document.getElementById('position').value.startsWith('4Q3') \
+         && document.getElementById('position').value.includes(' w ') \
+         && !document.getElementById('play-status').textContent.includes('thinking');",
+    );
+    let address = browser.script("return location.search;");
+    assert!(address.as_str().unwrap().contains("game=chess&position=4Q3"), "the address follows: {address}");
+    // The last move is marked.
+    let marked = browser.script("return document.querySelectorAll('#board .cell.last').length;");
+    assert_eq!(marked, 2);
+
+    // Drag the king one square; the engine answers.
+    let before = browser.script("return document.getElementById('position').value;");
+    let before = before.as_str().unwrap().to_string();
+    let king = browser.script(
+        "const from = Array.from(document.querySelectorAll('#board .cell.movable')).find(c => c.textContent.includes('\u{2654}')); \
+         return from && from.dataset.square;",
+    );
+    let king = king.as_str().expect("the white king can move").to_string();
+    browser.script(&format!(
+        "const dt = new DataTransfer(); \
+         const from = document.querySelector(\"#board .cell[data-square='{king}']\"); \
+         from.dispatchEvent(new DragEvent('dragstart', {{ dataTransfer: dt, bubbles: true }})); \
+         const to = document.querySelector('#board .cell.target'); \
+         to.dispatchEvent(new DragEvent('dragover', {{ dataTransfer: dt, bubbles: true, cancelable: true }})); \
+         to.dispatchEvent(new DragEvent('drop', {{ dataTransfer: dt, bubbles: true, cancelable: true }}));"
+    ));
+    browser.wait_for(
+        "the dragged king's move and the engine's answer",
+        &format!(
+            "const p = document.getElementById('position').value; \
+             return p !== {before:?} && p.includes(' w ') \
+             && !document.getElementById('play-status').textContent.includes('thinking');"
+        ),
+    );
+
+    // A bad FEN: the error says so and the last good position stays, playable.
+    let good = browser.script("return document.getElementById('position').value;");
+    browser.script("document.getElementById('position').value = '8/8/8/8 w - - 0 1';");
+    browser.click("#load");
+    let error = browser.wait_for(
+        "the error",
+        "return document.getElementById('play-error').textContent.includes('last good position') && document.getElementById('play-error').textContent;",
+    );
+    assert!(error.as_str().unwrap().contains("bad chess position"), "{error}");
+    assert_eq!(browser.script("return document.getElementById('position').value;"), good);
+    let busy = browser.script("return document.getElementById('board').classList.contains('busy');");
+    assert_eq!(busy, false);
+    assert!(
+        browser
+            .script("return document.querySelectorAll('#moves button:not([disabled])').length;")
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    // Black to move in a linked position: the board turns, Black at the bottom.
+    let fen = "8/8/8/8/8/2k5/4p3/K7 b - - 0 1";
+    let query: String =
+        fen.chars().map(|c| if c == ' ' { '+' } else { c }).collect::<String>().replace('/', "%2F");
+    browser.open(&format!("http://{server}/?game=chess&position={query}#play"));
+    browser.wait_for("the second link", "return document.querySelectorAll('#moves button').length > 0;");
+    let first = browser.script("return document.querySelector('#board .cell').dataset.square;");
+    assert_eq!(first, "h1", "flipped for Black: h1 at the top left");
+    browser.screenshot("chess-promotion");
+}
+
+/// Estimates of a limited search are numbers in a neutral style, never coloured as a result.
+#[test]
+fn the_page_shows_estimates_without_win_or_loss_colours() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    browser.open(&format!("http://{server}/?game=chess#play"));
+    browser.wait_for("the chess start", "return document.querySelectorAll('#moves button').length === 20;");
+    set(&browser, "time", "0.2");
+    browser.wait_for(
+        "the search",
+        "return document.querySelectorAll('#moves button.estimate').length === 20 \
+         && !document.getElementById('play-status').textContent.includes('thinking');",
+    );
+    let moves = listed_moves(&browser);
+    for (mv, value, class) in &moves {
+        assert!(value.starts_with('\u{2248}') && value.contains("pawns"), "{mv}: {value}");
+        for word in ["win", "lose", "draw"] {
+            assert!(!class.split(' ').any(|c| c == word), "{mv} coloured {word}: {class}");
+        }
+    }
+    let status = browser.script("return document.getElementById('play-status').textContent;");
+    assert!(status.as_str().unwrap().contains('\u{2248}'), "{status}");
+    browser.screenshot("estimate");
+}
+
+/// Tic-tac-toe by keyboard: a square takes the focus and Enter plays it.
+#[test]
+fn the_page_plays_tictactoe_from_the_keyboard() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    browser.open(&format!("http://{server}/?game=tictactoe#play"));
+    browser.wait_for("the start", "return document.querySelectorAll('#moves button').length === 9;");
+    set(&browser, "mode", "human-human");
+    browser.wait_for("the redraw", SETTLED);
+    let focusable =
+        browser.script("return document.querySelectorAll('#board .cell[tabindex=\"0\"]').length;");
+    assert_eq!(focusable, 9);
+    browser.script(
+        "const c = document.querySelector(\"#board .cell[data-move='5']\"); c.focus(); \
+         c.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));",
+    );
+    browser.wait_for("the move", "return document.getElementById('position').value.startsWith('....X');");
+    let label = browser
+        .script("return document.querySelector('#board .cell[data-move]').getAttribute('aria-label');");
+    assert!(label.as_str().unwrap().starts_with("move "), "{label}");
+}
