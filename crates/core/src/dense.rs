@@ -79,6 +79,13 @@ pub trait DenseLayer: Sync {
     /// Calls `f` with the index of every position that has a move to the position at `index`
     /// staying in the layer (once per such move).
     fn predecessors(&self, index: u64, scratch: &mut Self::Scratch, f: impl FnMut(u64));
+
+    /// Whether the build this layer belongs to was told to stop (a user's Ctrl-C): the solve
+    /// then ends with [`DenseError::Interrupted`] within one chunk of its forward pass or one
+    /// level of its propagation. Never, by default.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// A [`LabelStore`] that starts as one move counter per index.
@@ -96,6 +103,9 @@ pub trait CounterCells: LabelStore + Send + Sized {
 /// A layer that does not fit the store or the exit encoding.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DenseError {
+    /// The layer said to stop ([`DenseLayer::interrupted`]): nothing was solved.
+    #[error("interrupted")]
+    Interrupted,
     /// A position has more moves than the store counts.
     #[error("a position has {0} moves, more than this store counts")]
     TooManyMoves(u32),
@@ -270,6 +280,9 @@ where
     let seeds: LayerSeeds<S::Node> = forward_pass::<L, S, _>(layer, 0, store.cells_mut(), progress)?;
     let preds = LayerPredecessors::<L, S::Node>(layer, PhantomData);
     for level in seeds.into_levels(len, progress) {
+        if layer.interrupted() {
+            return Err(DenseError::Interrupted);
+        }
         propagate_level(&preds, &store, level);
     }
     Ok(store)
@@ -294,6 +307,9 @@ where
         .par_chunks_mut(CHUNK)
         .enumerate()
         .map(|(c, cells)| {
+            if layer.interrupted() {
+                return Err(DenseError::Interrupted);
+            }
             let start = start as usize + c * CHUNK;
             let mut facts = vec![Forward::Absent; cells.len()];
             layer.forward(start as u64, &mut facts);

@@ -25,9 +25,10 @@ pub trait Progress: Sync {
     /// says what it did.
     fn finished(&self, line: &str);
 
-    /// Whether the user asked the work to stop (a Ctrl-C): builds and checks stop before their
-    /// next part with an error that says so, leaving every file whole (a build resumes
-    /// where it stopped).
+    /// Whether the user asked the work to stop (a Ctrl-C): builds stop inside the part they
+    /// solve (its dense solve asks at every chunk and level) and checks before their next part,
+    /// with an error that says so, leaving every file whole (a build resumes after the parts
+    /// it finished).
     fn interrupted(&self) -> bool {
         false
     }

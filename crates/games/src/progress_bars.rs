@@ -17,7 +17,7 @@ pub struct ProgressBars {
     bars: bool,
     /// Whether the lines are printed.
     lines: bool,
-    /// Raised by the user to stop the work at its next part.
+    /// Raised by the user to stop the work.
     interrupt: Option<Arc<AtomicBool>>,
 }
 
@@ -32,7 +32,7 @@ impl ProgressBars {
         Self { bar: std::sync::Mutex::new(None), bars: true, lines: false, interrupt: None }
     }
 
-    /// Stops the work at its next part once `interrupt` is raised (a user's Ctrl-C).
+    /// Stops the work once `interrupt` is raised (a user's Ctrl-C): see [`Progress::interrupted`].
     pub fn with_interrupt(mut self, interrupt: Arc<AtomicBool>) -> Self {
         self.interrupt = Some(interrupt);
         self

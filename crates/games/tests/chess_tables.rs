@@ -17,7 +17,7 @@ fn build(names: &[&str]) -> LoadedTables {
     let targets: Vec<Material> = names.iter().map(|n| n.parse().unwrap()).collect();
     let mut loaded = LoadedTables::new();
     for m in Material::closure(&targets) {
-        let entries = build_table(m, &loaded, &|_| {}).unwrap();
+        let entries = build_table(m, &loaded, &|_| {}, &|| false).unwrap();
         loaded.insert(m, entries);
     }
     loaded
@@ -358,4 +358,26 @@ fn statistics_refuse_a_damaged_table_whose_digest_matches() {
         Err(e) => e.to_string(),
     };
     assert!(err.contains("KRvK table is damaged") && err.contains(&format!("entry {hole}")), "{err}");
+}
+
+/// A table build told to stop (a user's Ctrl-C) stops inside the table, with nothing built;
+/// told once its forward pass is half done, it stops there.
+#[test]
+fn a_table_build_stops_when_told() {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let loaded = build(&["KQvK"]);
+    let stopped = build_table(material("KQvK"), &loaded, &|_| {}, &|| true);
+    assert_eq!(stopped.err(), Some(gamegraph::dense::DenseError::Interrupted));
+    let done = AtomicU64::new(0);
+    let half = TableIndex::new(material("KRvK")).len() / 2;
+    let stopped = build_table(
+        material("KRvK"),
+        &loaded,
+        &|units| {
+            done.fetch_add(units, Relaxed);
+        },
+        &|| done.load(Relaxed) >= half,
+    );
+    assert_eq!(stopped.err(), Some(gamegraph::dense::DenseError::Interrupted));
+    assert!(done.load(Relaxed) < 2 * TableIndex::new(material("KRvK")).len(), "stopped before the end");
 }

@@ -15,7 +15,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// Runs `work` on a thread of its own while the calling thread waits without the GIL (so other
 /// Python threads run) and looks for signals. On Ctrl-C, raises the flag `work` was given, waits
 /// for the work to return (the library's searches stop within tens of milliseconds, builds
-/// before their next part), then raises the `KeyboardInterrupt`. A panic of the work becomes a
+/// within a chunk of their current part), then raises the `KeyboardInterrupt`. A panic of the work becomes a
 /// `RuntimeError` naming it.
 pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(Arc<AtomicBool>) -> T + Send) -> PyResult<T> {
     let stop = Arc::new(AtomicBool::new(false));

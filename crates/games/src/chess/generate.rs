@@ -23,6 +23,8 @@ struct TableLayer<'a, C> {
     en_passant: EnPassantPositions,
     children: &'a C,
     leaving: LeavingTables,
+    /// Whether the build was told to stop.
+    interrupted: &'a (dyn Fn() -> bool + Sync),
 }
 
 impl<C> TableLayer<'_, C> {
@@ -105,6 +107,10 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
             }
             self.with_en_passant_versions(self.index.index(&q), &mut f);
         });
+    }
+
+    fn interrupted(&self) -> bool {
+        (self.interrupted)()
     }
 }
 
@@ -190,16 +196,18 @@ fn better(a: Exit, b: Exit) -> bool {
 }
 
 /// Builds the table of `material` (canonical), whose captures and promotions `children` value:
-/// one entry per index. `progress` is told of `2 * len` units of work as it is done.
+/// one entry per index. `progress` is told of `2 * len` units of work as it is done; once
+/// `interrupted` says so, the build stops with [`gamegraph::dense::DenseError::Interrupted`].
 pub fn build_table(
     material: Material,
     children: &impl ChildTables,
     progress: &(dyn Fn(u64) + Sync),
+    interrupted: &(dyn Fn() -> bool + Sync),
 ) -> Result<Vec<Entry>, gamegraph::dense::DenseError> {
     let index = TableIndex::new(material);
     let en_passant = EnPassantPositions::find(&index);
     let leaving = LeavingTables::new(&index);
-    let layer = TableLayer { index: &index, en_passant, children, leaving };
+    let layer = TableLayer { index: &index, en_passant, children, leaving, interrupted };
     // Four-byte node numbers where they suffice: the kernel's lists of exits and rounds are
     // half the size.
     let cells = if layer.len() <= u64::from(u32::MAX) {
@@ -299,6 +307,7 @@ mod tests {
                 en_passant,
                 children: &Hashed,
                 leaving: LeavingTables::new(&index),
+                interrupted: &|| false,
             };
             let indices: Vec<u64> = match samples {
                 None => (0..index.len()).collect(),

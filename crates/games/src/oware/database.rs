@@ -198,7 +198,8 @@ pub fn build(
             return Err(DatabaseError::Interrupted);
         }
         let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m[..]).collect();
-        let values = solve_layer(rules, &builder.ranking, n, &lower, progress);
+        let values =
+            solve_layer(rules, &builder.ranking, n, &lower, progress).ok_or(DatabaseError::Interrupted)?;
         drop(lower);
         storage::write_atomically(&dir.join(score_file(n)), |out| out.write_all(&values))?;
         drop(values);

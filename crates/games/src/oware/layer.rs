@@ -45,6 +45,8 @@ struct Layer<'a, B: LayerBytes> {
     stones: usize,
     /// The values of the smaller layers, by stone count.
     lower: &'a [B],
+    /// Asked whether to stop.
+    progress: &'a dyn Progress,
 }
 
 impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
@@ -63,6 +65,10 @@ impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
             }
             *fact = self.forward_one(&pits);
         }
+    }
+
+    fn interrupted(&self) -> bool {
+        self.progress.interrupted()
     }
 
     #[inline]
@@ -118,7 +124,13 @@ impl OwnedLayer {
     }
 
     fn view(&self) -> Layer<'_, Arc<memmap2::Mmap>> {
-        Layer { rules: self.rules, ranking: &self.ranking, stones: self.stones, lower: &self.lower }
+        Layer {
+            rules: self.rules,
+            ranking: &self.ranking,
+            stones: self.stones,
+            lower: &self.lower,
+            progress: &Silent,
+        }
     }
 }
 
@@ -158,15 +170,16 @@ impl LayerBytes for Arc<memmap2::Mmap> {
 
 /// Solves the layer of `n` stones, given the solved layers `lower[0..n]` (one signed byte per
 /// position, in index order): one signed byte per position, the value for the player to move.
+/// `None` if `progress` asked to stop ([`Progress::interrupted`]) before the layer was solved.
 pub fn solve_layer(
     rules: Rules,
     ranking: &Ranking,
     n: usize,
     lower: &[&[u8]],
     progress: &dyn Progress,
-) -> Vec<u8> {
+) -> Option<Vec<u8>> {
     assert!(lower.len() >= n, "layers below {n} stones must be solved first");
-    let layer = Layer { rules, ranking, stones: n, lower };
+    let layer = Layer { rules, ranking, stones: n, lower, progress };
     progress.start(n, layer.len());
     let advance = |units| progress.advance(units);
     // At most 6 moves and 48 stones: a byte store and byte exits hold every layer.
@@ -175,8 +188,14 @@ pub fn solve_layer(
     } else {
         dense::solve_layer::<_, ByteStore<u64>>(&layer, &advance).map(ByteStore::into_values)
     };
-    progress.finish(n);
-    values.expect("Awari layers fit a byte store")
+    match values {
+        Ok(values) => {
+            progress.finish(n);
+            Some(values)
+        }
+        Err(dense::DenseError::Interrupted) => None,
+        Err(e) => panic!("Awari layers fit a byte store: {e}"),
+    }
 }
 
 #[cfg(test)]
@@ -186,9 +205,9 @@ mod tests {
     #[test]
     fn tiny_layers_by_hand() {
         let ranking = Ranking::new();
-        let l0 = solve_layer(Rules::Vu, &ranking, 0, &[], &Silent);
+        let l0 = solve_layer(Rules::Vu, &ranking, 0, &[], &Silent).unwrap();
         assert_eq!(l0, vec![0]);
-        let l1 = solve_layer(Rules::Vu, &ranking, 1, &[&l0], &Silent);
+        let l1 = solve_layer(Rules::Vu, &ranking, 1, &[&l0], &Silent).unwrap();
         let at = |pits: Pits| l1[ranking.rank(&pits) as usize] as i8;
         // The mover has no stone: the opponent takes it.
         assert_eq!(at([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0]), -1);

@@ -231,8 +231,8 @@ def build(game: str, db: str, *, progress: bool = True, **options: Any) -> Dict[
     """Build (or complete, resuming after the parts already there) the endgame databases of
     ``game`` in the directory ``db``: chess ``tables="KQvKR"`` (or ``"4"`` for every table of up
     to 4 pieces), Oware ``stones=12`` with ``rules=``. Progress bars on standard error unless
-    ``progress=False``. Ctrl-C stops the build before its next table or stone count; what was
-    finished is kept. A game without a database directory (tic-tac-toe, Nim, a small Connect 4
+    ``progress=False``. Ctrl-C stops the build within a moment, inside the table or stone count
+    it solves; the ones finished are kept, whole, and the next build resumes after them. A game without a database directory (tic-tac-toe, Nim, a small Connect 4
     board) is solved whole into the database file ``db``, as ``gamegraph build GAME --out FILE``
     writes it (``analyze(game, db=...)`` reads it). Returns the build's report."""
     return _native.build(game, str(db), progress, **options)

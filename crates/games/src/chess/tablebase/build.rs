@@ -73,8 +73,12 @@ pub fn build(
         let started = Instant::now();
         let len = TableIndex::new(material).len();
         observer.started(material, 2 * len);
-        let entries = build_table(material, &loaded, &|units| observer.advanced(units))
-            .map_err(|cause| TablebaseError::Solve { material, cause })?;
+        let entries =
+            build_table(material, &loaded, &|units| observer.advanced(units), &|| observer.interrupted())
+                .map_err(|cause| match cause {
+                    gamegraph::dense::DenseError::Interrupted => TablebaseError::Interrupted,
+                    cause => TablebaseError::Solve { material, cause },
+                })?;
         let entry = write_table(dir, material, &entries)?;
         match slot {
             Some(at) => manifest.tables.insert(at, entry.clone()),
