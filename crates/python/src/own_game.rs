@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::work::interruptible;
+use crate::work::interruptible_with;
 
 /// What is known of one interned position.
 struct Node {
@@ -213,8 +213,8 @@ pub fn search(
             return Err(PyValueError::new_err(format!("the game has no {method}() method")));
         }
     }
+    // Raised by Ctrl-C and by the game's own exceptions alike.
     let stop = Arc::new(AtomicBool::new(false));
-    let mut interned = Interned { nodes: Vec::new(), ids: PyDict::new(py).unbind() };
     let searched = PythonGame {
         game,
         evaluate,
@@ -223,30 +223,16 @@ pub fn search(
         stop: Arc::clone(&stop),
         limit: limit.max(1),
     };
-    searched.intern(py, &mut interned, position)?;
-    *searched.interned() = interned;
+    searched.intern(py, &mut searched.interned(), position)?;
     let limits = Limits { depth, time, nodes: None };
-    let report = interruptible(py, |interrupt| {
-        // The user's Ctrl-C and the game's own exceptions stop the search alike.
-        let watch = Arc::clone(&stop);
+    let report = interruptible_with(py, stop, |stop| {
         let settings = EngineSettings { tt_mib: 16, threads: 1, ..EngineSettings::default() };
-        let engine = Engine::new(&searched, settings).with_interrupt(Arc::clone(&watch));
-        std::thread::scope(|scope| {
-            let relay = scope.spawn(move || {
-                while !watch.load(Relaxed) && !interrupt.load(Relaxed) {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                watch.store(true, Relaxed);
-            });
-            let report = if depth.is_none() && time.is_none() {
-                engine.solve(&0, limits)
-            } else {
-                engine.search(&0, limits)
-            };
-            stop.store(true, Relaxed);
-            let _ = relay.join();
-            report
-        })
+        let engine = Engine::new(&searched, settings).with_interrupt(stop);
+        if depth.is_none() && time.is_none() {
+            engine.solve(&0, limits)
+        } else {
+            engine.search(&0, limits)
+        }
     })?;
     if let Some(error) = searched.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(error);

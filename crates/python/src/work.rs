@@ -18,7 +18,16 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// within a chunk of their current part), then raises the `KeyboardInterrupt`. A panic of the work becomes a
 /// `RuntimeError` naming it.
 pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(Arc<AtomicBool>) -> T + Send) -> PyResult<T> {
-    let stop = Arc::new(AtomicBool::new(false));
+    interruptible_with(py, Arc::new(AtomicBool::new(false)), work)
+}
+
+/// [`interruptible`] raising `stop` on Ctrl-C, a flag the caller may also raise for its own
+/// reasons (a Python game's exception stops the search that calls it).
+pub fn interruptible_with<T: Send>(
+    py: Python<'_>,
+    stop: Arc<AtomicBool>,
+    work: impl FnOnce(Arc<AtomicBool>) -> T + Send,
+) -> PyResult<T> {
     let (result, signal) = py.detach(|| {
         std::thread::scope(|scope| {
             let (done, finished) = mpsc::channel::<()>();
