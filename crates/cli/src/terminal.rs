@@ -93,15 +93,11 @@ pub fn memory_bytes() -> Option<u64> {
 
 /// The position written as `text` (`-`: read from standard input), or the start.
 pub fn position_or_start<G: Notation>(game: &G, text: Option<&str>) -> Result<G::Position> {
-    match text {
-        None => Ok(game.start()),
-        Some(text) => {
-            let text = if text == "-" { read_text(Path::new("-"))? } else { text.to_string() };
-            let text = text.trim();
-            game.parse_position(text)
-                .with_context(|| format!("bad {} position '{}'", game.name(), gamegraph_games::excerpt(text)))
-        }
-    }
+    let text = match text {
+        Some("-") => Some(read_text(Path::new("-"))?),
+        text => text.map(String::from),
+    };
+    Ok(gamegraph_games::position_or_start(game, text.as_deref().map(str::trim))?)
 }
 
 /// Asks until a legal move is typed; `None` at end of input or on `quit`.

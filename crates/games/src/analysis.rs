@@ -319,15 +319,8 @@ pub enum RequestError {
     #[error("{0}")]
     Game(#[from] GameError),
     /// The position cannot be read.
-    #[error("bad {game} position '{text}': {message}")]
-    Position {
-        /// The game's name.
-        game: String,
-        /// The position as given (shortened if long).
-        text: String,
-        /// What is wrong with it.
-        message: String,
-    },
+    #[error(transparent)]
+    Position(#[from] crate::BadPosition),
     /// The position was read but could not be analysed.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
@@ -346,14 +339,7 @@ impl GameVisitor for NamedAnalysis<'_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
         let request = self.0;
-        let pos = match request.position {
-            None => game.start(),
-            Some(text) => game.parse_position(text).map_err(|e| RequestError::Position {
-                game: game.name(),
-                text: crate::excerpt(text),
-                message: e.to_string(),
-            })?,
-        };
+        let pos = crate::position_or_start(&game, request.position)?;
         let mut analyzer = Analyzer::new(&game, request.budget, request.settings);
         if let Some(cache) = request.cache {
             analyzer = analyzer.with_cache(cache);

@@ -107,6 +107,34 @@ pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sy
     }
 }
 
+/// A position that cannot be read, worded as every front end says it:
+/// `bad GAME position 'TEXT': what is wrong, and where`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad {game} position '{text}': {message}")]
+pub struct BadPosition {
+    /// The game's name.
+    pub game: String,
+    /// The position as given (shortened if long, see [`excerpt`]).
+    pub text: String,
+    /// What is wrong with it, and at which column.
+    pub message: String,
+}
+
+/// `text` read as a position of `game`; its start when `None`.
+pub fn position_or_start<G: gamegraph::Notation>(
+    game: &G,
+    text: Option<&str>,
+) -> Result<G::Position, BadPosition> {
+    match text {
+        None => Ok(game.start()),
+        Some(text) => game.parse_position(text).map_err(|e| BadPosition {
+            game: game.name(),
+            text: excerpt(text),
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// `text` as an error message quotes it: whole when short, else its start and its length, so that
 /// a 60 KB input does not come back as a 60 KB message.
 pub fn excerpt(text: &str) -> String {

@@ -100,15 +100,8 @@ pub enum WholeError {
     #[error("{0}")]
     Game(#[from] GameError),
     /// The position to start from cannot be read.
-    #[error("bad {game} position '{text}': {message}")]
-    Position {
-        /// The game's name.
-        game: String,
-        /// The position as given (shortened if long).
-        text: String,
-        /// What is wrong with it.
-        message: String,
-    },
+    #[error(transparent)]
+    Position(#[from] crate::BadPosition),
     /// More positions are reachable than the limit.
     #[error(transparent)]
     TooLarge(#[from] TooManyPositions),
@@ -130,14 +123,7 @@ impl GameVisitor for Whole<'_, '_> {
 
     fn visit<G: BuiltinGame>(self, game: G) -> Self::Output {
         let request = self.0;
-        let root = match request.from {
-            None => game.start(),
-            Some(text) => game.parse_position(text.trim()).map_err(|e| WholeError::Position {
-                game: game.name(),
-                text: crate::excerpt(text.trim()),
-                message: e.to_string(),
-            })?,
-        };
+        let root = crate::position_or_start(&game, request.from.map(str::trim))?;
         let started = Instant::now();
         let explored = ExploredGame::new(&game, root, request.limit)?;
         let solution = &explored.solve(MODEL);
