@@ -14,6 +14,10 @@ import gamegraph
 def interrupted_after(code, seconds):
     """Runs `code` in a fresh interpreter, sends it SIGINT after `seconds`, and returns how long
     it took to exit after the signal, its exit code and its standard error."""
+    # A shell that starts a job in the background without job control (CI's) leaves SIGINT
+    # ignored, and Python then installs no handler: the child asks for the handler a terminal's
+    # Ctrl-C would reach.
+    code = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n" + code
     process = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
     time.sleep(seconds)
     assert process.poll() is None, "the call ended before it could be interrupted: " + process.stderr.read()
