@@ -87,8 +87,12 @@ where
             targets.len()
         )));
     }
-    let bound = id_bound(sources)?.max(id_bound(targets)?);
-    let nodes = nodes.unwrap_or(bound.max(stakes.as_ref().map_or(0, |s| s.len() as u64)));
+    // Given the node count, the ids are checked against it while the moves are read: no pass of
+    // its own over the arrays.
+    let nodes = match nodes {
+        Some(nodes) => nodes,
+        None => id_bound(sources)?.max(id_bound(targets)?).max(stakes.as_ref().map_or(0, |s| s.len() as u64)),
+    };
     if nodes > u64::from(u32::MAX) {
         return Err(PyValueError::new_err(format!("{nodes} nodes: a graph holds at most {}", u32::MAX)));
     }
