@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use gamegraph::engine::{Engine, EngineSettings};
-use gamegraph::{ExactHints, PositionKey};
+use gamegraph::Searchable;
 use gamegraph_games::{GameOption, GameOptions, OptionKind, GAMES};
 
 /// Output format shared by the commands.
@@ -267,10 +267,7 @@ pub enum Technique {
 
 impl EngineArgs {
     /// The engine for `game`, with a clear error when the table does not fit in memory.
-    pub fn engine<'g, G: ExactHints + PositionKey + Sync>(
-        &self,
-        game: &'g G,
-    ) -> anyhow::Result<Engine<'g, G>> {
+    pub fn engine<'g, G: Searchable + Sync>(&self, game: &'g G) -> anyhow::Result<Engine<'g, G>> {
         let settings = self.settings()?;
         Engine::try_new(game, settings)
             .map_err(|e| anyhow::anyhow!("cannot allocate a {} MiB table: {e}", self.hash))

@@ -10,7 +10,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::score::{Score, FINAL_SCALE, MAX_SCORE};
-use crate::solver_owner::SolverOwner;
+use crate::search_context::SearchContext;
 
 /// Loss of the player to move at a final position (`p_f` in the seed documents); any sign.
 pub type Stake = i32;
@@ -130,56 +130,75 @@ pub trait PositionKey: Game {
     fn key(&self, pos: &Self::Position) -> u64;
 }
 
-/// What a depth-limited search needs: a heuristic value at the horizon, the scale of real
-/// payoffs beside it, and move-ordering hints.
-pub trait Evaluate: Game {
-    /// Heuristic value of a non-final position for the player to move (larger is better).
-    fn evaluate(&self, pos: &Self::Position) -> Score;
-
-    /// The score, on the scale of [`Evaluate::evaluate`], of the game ending with the player to
-    /// move losing `loss` (a final position's `p_f`, or a repetition's). By default the payoff
-    /// `-loss` scaled by [`FINAL_SCALE`], so that a real win or loss outweighs any heuristic;
-    /// games whose evaluation is in the units of the payoff (stones, discs) return `-loss`.
+/// How the end of the game scores on the scale of the game's searches: a real win or loss
+/// against the heuristic values of [`Evaluate`]. Every method has a default, so
+/// `impl Payoff for MyGame {}` is a correct start for a game scored in wins and losses.
+pub trait Payoff: Game {
+    /// The score of the game ending with the player to move losing `loss` (a final position's
+    /// `p_f`, or a repetition's). By default the payoff `-loss` scaled by [`FINAL_SCALE`], so
+    /// that a real win or loss outweighs any heuristic; games whose evaluation is in the units
+    /// of the payoff (stones, discs) return `-loss`.
     fn payoff_score(&self, loss: Stake) -> Score {
         loss.saturating_mul(-FINAL_SCALE).clamp(-MAX_SCORE, MAX_SCORE)
     }
 
-    /// Exact score of a final position for the player to move: [`Evaluate::payoff_score`] of its
+    /// Exact score of a final position for the player to move: [`Payoff::payoff_score`] of its
     /// [`Game::final_loss`].
     fn final_score(&self, pos: &Self::Position) -> Score {
         self.payoff_score(self.final_loss(pos))
     }
 
     /// The score of a position repeated on the current path, which ends the game (only asked
-    /// when [`Game::CYCLES`] is set): [`Evaluate::payoff_score`] of its
-    /// [`Game::repetition_loss`].
+    /// when [`Game::CYCLES`] is set): [`Payoff::payoff_score`] of its [`Game::repetition_loss`].
     fn repetition_score(&self, pos: &Self::Position) -> Score {
         self.payoff_score(self.repetition_loss(pos))
     }
+}
 
+/// The heuristic that a depth-limited search trusts where its depth runs out.
+pub trait Evaluate: Payoff {
+    /// Heuristic value of a non-final position for the player to move (larger is better), on
+    /// the scale of [`Payoff::payoff_score`].
+    fn evaluate(&self, pos: &Self::Position) -> Score;
+}
+
+/// How a game puts its likely best moves first, which decides how much alpha-beta prunes. Every
+/// method has a default that keeps the generation order, so `impl MoveOrdering for MyGame {}` is
+/// a correct start.
+pub trait MoveOrdering: Game {
     /// Reorders `moves` so that the likely best come first; the default keeps the generation order.
     /// `depth` is how many plies the caller will search below (`u32::MAX`: to the end of the
     /// game), so that a game can spend more on ordering where the subtree is big enough to repay it.
-    fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move], _depth: u32) {}
+    /// A game that searches on its own to order (a shallow search per move) counts its nodes and
+    /// watches for a stop through `context`.
+    fn order_moves(
+        &self,
+        _pos: &Self::Position,
+        _moves: &mut [Self::Move],
+        _depth: u32,
+        _context: &mut SearchContext<'_>,
+    ) {
+    }
 
     /// Whether the game orders moves by the positions they lead to: then a search plays every
-    /// move once, before ordering, and orders the children with [`Evaluate::order_children`]
-    /// instead of [`Evaluate::order_moves`], so that no child is played twice.
+    /// move once, before ordering, and orders the children with [`MoveOrdering::order_children`]
+    /// instead of [`MoveOrdering::order_moves`], so that no child is played twice.
     const ORDERS_BY_CHILDREN: bool = false;
 
-    /// Reorders `children` as [`Evaluate::order_moves`] orders their moves; `child` gives each
-    /// one's move of `pos` and the position it leads to (a caller keeps more with them, such as
-    /// table keys). Only called where [`Evaluate::ORDERS_BY_CHILDREN`] is set. The default orders
-    /// the moves and puts the children in their order.
+    /// Reorders `children` as [`MoveOrdering::order_moves`] orders their moves; `child` gives
+    /// each one's move of `pos` and the position it leads to (a caller keeps more with them, such
+    /// as table keys). Only called where [`MoveOrdering::ORDERS_BY_CHILDREN`] is set. The default
+    /// orders the moves and puts the children in their order.
     fn order_children<C>(
         &self,
         pos: &Self::Position,
         children: &mut [C],
         child: impl Fn(&C) -> (Self::Move, &Self::Position),
         depth: u32,
+        context: &mut SearchContext<'_>,
     ) {
         let mut moves: Vec<Self::Move> = children.iter().map(|c| child(c).0).collect();
-        self.order_moves(pos, &mut moves, depth);
+        self.order_moves(pos, &mut moves, depth, context);
         children.sort_by_key(|c| moves.iter().position(|&m| m == child(c).0));
     }
 
@@ -188,7 +207,12 @@ pub trait Evaluate: Game {
     fn move_id(&self, _mv: Self::Move) -> Option<u16> {
         None
     }
+}
 
+/// Where a depth-limited search looks deeper or shallower than its nominal depth: quiescence,
+/// extensions, null moves, reductions. Every method has a default that turns its technique off,
+/// so `impl Selectivity for MyGame {}` is a plain full-width search; exact solves use none of it.
+pub trait Selectivity: Game {
     /// The moves still worth searching where the depth runs out, before the evaluation can be
     /// trusted (quiescence search): keeps those of `moves` (every move of `pos` on entry) in the
     /// order to try them, and returns whether the player to move may instead stand on the
@@ -224,7 +248,7 @@ pub trait Evaluate: Game {
 /// What an exact solve (a search to the end of the game) can use beyond the heuristic: values the
 /// game knows without search, the moves worth searching, bounds and a first guess. Every method
 /// has a default that assumes nothing, so `impl ExactHints for MyGame {}` is a correct start.
-pub trait ExactHints: Evaluate {
+pub trait ExactHints: Payoff + MoveOrdering {
     /// The exact score of a non-final position when it is known without search (a win on the
     /// next move, a database entry); `None` by default. Exact searches trust it as a leaf value.
     fn immediate_score(&self, _pos: &Self::Position) -> Option<Score> {
@@ -242,27 +266,26 @@ pub trait ExactHints: Evaluate {
     /// The exact fail-soft score of `pos` within the window `alpha`, `beta`, asked where
     /// [`ExactHints::solves_directly`] says so; `None` (the default) to let the engine search.
     /// A result at or below `alpha` is an upper bound, at or above `beta` a lower bound. The
-    /// positions the game visits are added to `nodes`, so that search statistics count them.
+    /// positions the game visits are counted in `context`, so that search statistics count them.
     ///
-    /// What the solver keeps between calls (its table) serves `owner` alone: a table kept for
-    /// another owner, or for an older generation of this one (the engine was cleared since),
-    /// holds nothing that counts.
+    /// What the solver keeps between calls (its table) serves [`SearchContext::owner`] alone: a
+    /// table kept for another owner, or for an older generation of this one (the engine was
+    /// cleared since), holds nothing that counts.
     fn solve_directly(
         &self,
         _pos: &Self::Position,
         _alpha: Score,
         _beta: Score,
-        _owner: SolverOwner,
-        _nodes: &mut u64,
+        _context: &mut SearchContext<'_>,
     ) -> Option<Score> {
         None
     }
 
-    /// A guess of the exact score of `pos`, on the scale of [`Evaluate::final_score`]: an exact
+    /// A guess of the exact score of `pos`, on the scale of [`Payoff::final_score`]: an exact
     /// solve probes it first and then steps away from it, instead of bisecting the whole score
     /// range. `None` (the default) to bisect. The closer the guess, the fewer probes (each a
     /// search of the whole tree) the solve needs.
-    fn estimate(&self, _pos: &Self::Position) -> Option<Score> {
+    fn estimate(&self, _pos: &Self::Position, _context: &mut SearchContext<'_>) -> Option<Score> {
         None
     }
 
@@ -287,7 +310,13 @@ pub trait ExactHints: Evaluate {
     /// `Some(alpha)` if very likely at most `alpha`, else `None` (the default, always). An exact
     /// solve first runs a selective pass that trusts these guesses, to fill its table with good
     /// moves and find a close estimate cheaply, then the exact pass, which never uses them.
-    fn probable_bound(&self, _pos: &Self::Position, _alpha: Score, _beta: Score) -> Option<Score> {
+    fn probable_bound(
+        &self,
+        _pos: &Self::Position,
+        _alpha: Score,
+        _beta: Score,
+        _context: &mut SearchContext<'_>,
+    ) -> Option<Score> {
         None
     }
 
@@ -300,3 +329,11 @@ pub trait ExactHints: Evaluate {
         (-MAX_SCORE, MAX_SCORE)
     }
 }
+
+/// Everything the search engine ([`crate::engine::Engine`]) asks of a game: its heuristic and
+/// payoff, move ordering, selectivity, exact-solve hints and position keys. Implemented for every
+/// game that has them all; a game without a use for one implements it empty (`impl Selectivity
+/// for MyGame {}`), which turns its techniques off.
+pub trait Searchable: Evaluate + MoveOrdering + Selectivity + ExactHints + PositionKey {}
+
+impl<G: Evaluate + MoveOrdering + Selectivity + ExactHints + PositionKey> Searchable for G {}

@@ -1,7 +1,7 @@
 //! An explicit game graph seen as a [`Game`], so that search (minimax, alpha-beta, the engine)
 //! runs on graph files and can be checked against retrograde analysis of the same graph.
 
-use crate::game::{Evaluate, ExactHints, Game, PositionKey, Stake};
+use crate::game::{Evaluate, ExactHints, Game, MoveOrdering, Payoff, PositionKey, Selectivity, Stake};
 use crate::graph::GameGraph;
 
 /// Positions are node ids, a move is the node it leads to; scores are the minimax payoffs
@@ -42,18 +42,22 @@ impl Game for GraphGame<'_> {
     const CYCLES: bool = true;
 }
 
-impl Evaluate for GraphGame<'_> {
-    /// No heuristic: depth-limited searches see only what they can prove.
-    fn evaluate(&self, _pos: &u32) -> i32 {
-        0
-    }
-
+impl Payoff for GraphGame<'_> {
     /// Scores are the stakes themselves, so that values read like retrograde minimax values.
     fn payoff_score(&self, loss: Stake) -> i32 {
         -loss
     }
 }
 
+impl Evaluate for GraphGame<'_> {
+    /// No heuristic: depth-limited searches see only what they can prove.
+    fn evaluate(&self, _pos: &u32) -> i32 {
+        0
+    }
+}
+
+impl MoveOrdering for GraphGame<'_> {}
+impl Selectivity for GraphGame<'_> {}
 impl ExactHints for GraphGame<'_> {}
 
 impl PositionKey for GraphGame<'_> {

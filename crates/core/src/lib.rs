@@ -16,8 +16,9 @@
 //!   principal-variation search, iterative deepening, exact solving by null-window probes and
 //!   every core; [`graph_game`] lets it search explicit graphs, which is how it is tested against
 //!   retrograde analysis. [`score`] is the one scale all of them share. A game's own solver of
-//!   the last moves tags the tables it keeps with the search it works for ([`SolverOwner`]),
-//!   so that searches never share or clear each other's.
+//!   the last moves tags the tables it keeps with the search it works for ([`SolverOwner`]), and
+//!   game code that searches inside a node gets that search's [`SearchContext`], so that
+//!   searches never share, stop or clear each other's state.
 //!
 //! Databases ([`database`], and those of the games crate) are written through [`storage`]:
 //! atomic writes, SHA-256 digests and manifests, in one place.
@@ -42,6 +43,7 @@ pub mod retrograde;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod search_context;
 pub mod solution;
 pub mod solver_owner;
 pub mod storage;
@@ -50,9 +52,11 @@ pub mod tt;
 
 pub use explore::ExploredGame;
 pub use game::{
-    DenseIndex, Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake, Unmoves,
+    DenseIndex, Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey,
+    Searchable, Selectivity, Stake, Unmoves,
 };
 pub use graph::GameGraph;
 pub use score::{Outcome, Score, FINAL_SCALE};
+pub use search_context::SearchContext;
 pub use solution::{Model, Solution};
 pub use solver_owner::SolverOwner;

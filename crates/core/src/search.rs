@@ -5,7 +5,8 @@
 //! exit) so that a teaching front end can replay it. Scores are always from the point of view of
 //! the player to move at the node, and a child's score is negated exactly once.
 
-use crate::game::Evaluate;
+use crate::game::{Evaluate, MoveOrdering};
+use crate::search_context::SearchContext;
 
 use crate::score::{INFINITY, MAX_SCORE};
 
@@ -126,7 +127,11 @@ pub struct SearchResult<M> {
 }
 
 /// Searches `root` as `options` say.
-pub fn search<G: Evaluate>(game: &G, root: &G::Position, options: SearchOptions) -> SearchResult<G::Move> {
+pub fn search<G: Evaluate + MoveOrdering>(
+    game: &G,
+    root: &G::Position,
+    options: SearchOptions,
+) -> SearchResult<G::Move> {
     let mut searcher = Searcher {
         game,
         options,
@@ -146,7 +151,7 @@ pub fn search<G: Evaluate>(game: &G, root: &G::Position, options: SearchOptions)
     searcher.result
 }
 
-struct Searcher<'g, G: Evaluate> {
+struct Searcher<'g, G: Evaluate + MoveOrdering> {
     game: &'g G,
     options: SearchOptions,
     path: Vec<G::Move>,
@@ -155,7 +160,7 @@ struct Searcher<'g, G: Evaluate> {
     result: SearchResult<G::Move>,
 }
 
-impl<G: Evaluate> Searcher<'_, G> {
+impl<G: Evaluate + MoveOrdering> Searcher<'_, G> {
     fn step(&mut self, kind: StepKind, alpha: i32, beta: i32, value: Option<i32>) {
         if self.options.trace {
             self.result.trace.push(Step { kind, path: self.path.clone(), alpha, beta, value });
@@ -180,7 +185,8 @@ impl<G: Evaluate> Searcher<'_, G> {
             return value;
         }
         self.step(StepKind::Enter, alpha, beta, None);
-        self.game.order_moves(pos, &mut moves, depth);
+        // Nodes the game's ordering visits are not nodes of this tree: not counted.
+        self.game.order_moves(pos, &mut moves, depth, &mut SearchContext::default());
         let prune = self.options.algorithm == Algorithm::AlphaBeta;
         let mut best = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {

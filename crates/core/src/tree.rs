@@ -4,11 +4,12 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{Evaluate, Game, Stake};
+use crate::game::{Evaluate, Game, MoveOrdering, Payoff, Stake};
 use crate::graph_text::ParseError;
 use crate::rng::SplitMix64;
 use crate::score::INFINITY;
 use crate::search::{search, Algorithm, SearchOptions, SearchResult, StepKind};
+use crate::search_context::SearchContext;
 
 /// Deepest nesting accepted, so that parsing and searching never exhaust the stack.
 pub const MAX_DEPTH: usize = 2_000;
@@ -265,16 +266,20 @@ impl Game for TreeGame<'_> {
     }
 }
 
+impl Payoff for TreeGame<'_> {
+    fn final_score(&self, pos: &u32) -> i32 {
+        -self.final_loss(pos)
+    }
+}
+
 impl Evaluate for TreeGame<'_> {
     fn evaluate(&self, _pos: &u32) -> i32 {
         0 // never called: trees are searched to their leaves
     }
+}
 
-    fn final_score(&self, pos: &u32) -> i32 {
-        -self.final_loss(pos)
-    }
-
-    fn order_moves(&self, pos: &u32, moves: &mut [u32], _depth: u32) {
+impl MoveOrdering for TreeGame<'_> {
+    fn order_moves(&self, pos: &u32, moves: &mut [u32], _depth: u32, _context: &mut SearchContext<'_>) {
         if self.order == MoveOrder::Natural {
             return;
         }

@@ -4,7 +4,9 @@
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::graph_game::GraphGame;
 use gamegraph::solution::{solve_graph, Solution};
-use gamegraph::{Evaluate, ExactHints, Game, Model, PositionKey, Stake};
+use gamegraph::{
+    Evaluate, ExactHints, Game, Model, MoveOrdering, Payoff, PositionKey, SearchContext, Selectivity, Stake,
+};
 use proptest::prelude::*;
 
 mod common;
@@ -108,22 +110,32 @@ impl<const BY_CHILDREN: bool> Game for Heuristic<'_, BY_CHILDREN> {
     }
 }
 
+impl<const BY_CHILDREN: bool> Payoff for Heuristic<'_, BY_CHILDREN> {
+    fn final_score(&self, p: &u32) -> i32 {
+        self.graph.final_score(p)
+    }
+}
+
 impl<const BY_CHILDREN: bool> Evaluate for Heuristic<'_, BY_CHILDREN> {
     fn evaluate(&self, p: &u32) -> i32 {
         (p.wrapping_mul(2_654_435_761) >> 28) as i32 - 8
     }
-    fn final_score(&self, p: &u32) -> i32 {
-        self.graph.final_score(p)
-    }
-    fn is_quiet(&self, _p: &u32, _m: u32) -> bool {
-        self.quiet
-    }
-    fn order_moves(&self, _p: &u32, m: &mut [u32], _depth: u32) {
+}
+
+impl<const BY_CHILDREN: bool> MoveOrdering for Heuristic<'_, BY_CHILDREN> {
+    fn order_moves(&self, _p: &u32, m: &mut [u32], _depth: u32, _context: &mut SearchContext<'_>) {
         if self.ordered {
             m.sort_by_key(|&c| c.wrapping_mul(2_654_435_761) >> 28);
         }
     }
+
     const ORDERS_BY_CHILDREN: bool = BY_CHILDREN;
+}
+
+impl<const BY_CHILDREN: bool> Selectivity for Heuristic<'_, BY_CHILDREN> {
+    fn is_quiet(&self, _p: &u32, _m: u32) -> bool {
+        self.quiet
+    }
 }
 
 impl<const BY_CHILDREN: bool> ExactHints for Heuristic<'_, BY_CHILDREN> {}
@@ -257,17 +269,23 @@ impl Game for Guessing<'_> {
     }
 }
 
-impl Evaluate for Guessing<'_> {
-    fn evaluate(&self, _p: &u32) -> i32 {
-        0
-    }
+impl Payoff for Guessing<'_> {
     fn final_score(&self, p: &u32) -> i32 {
         -self.graph.final_loss(p)
     }
 }
 
+impl Evaluate for Guessing<'_> {
+    fn evaluate(&self, _p: &u32) -> i32 {
+        0
+    }
+}
+
+impl MoveOrdering for Guessing<'_> {}
+impl Selectivity for Guessing<'_> {}
+
 impl ExactHints for Guessing<'_> {
-    fn estimate(&self, _p: &u32) -> Option<i32> {
+    fn estimate(&self, _p: &u32, _context: &mut SearchContext<'_>) -> Option<i32> {
         self.guess
     }
     fn solves_directly(&self, p: &u32) -> bool {
@@ -275,21 +293,20 @@ impl ExactHints for Guessing<'_> {
     }
     /// Fail-hard, the weakest answer allowed: only `alpha` or `beta` when the value is outside
     /// the window, so that the engine must keep the bound, not the value, in its table.
-    fn solve_directly(
-        &self,
-        p: &u32,
-        alpha: i32,
-        beta: i32,
-        _owner: gamegraph::SolverOwner,
-        nodes: &mut u64,
-    ) -> Option<i32> {
-        *nodes += 1;
+    fn solve_directly(&self, p: &u32, alpha: i32, beta: i32, context: &mut SearchContext<'_>) -> Option<i32> {
+        context.count_nodes(1);
         Some(self.direct?.value(*p)?.clamp(alpha, beta))
     }
     fn score_bounds(&self, _p: &u32, _alpha: i32, _beta: i32) -> (i32, i32) {
         (-6, 6)
     }
-    fn probable_bound(&self, p: &u32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probable_bound(
+        &self,
+        p: &u32,
+        alpha: i32,
+        beta: i32,
+        _context: &mut SearchContext<'_>,
+    ) -> Option<i32> {
         match (p ^ self.probable?).wrapping_mul(2_654_435_761) >> 29 {
             0 => Some(beta),
             1 => Some(alpha),
@@ -382,8 +399,8 @@ proptest! {
             let mut moves = Vec::new();
             game.moves(&u, &mut moves);
             let mut children: Vec<(u32, u32, char)> = moves.iter().map(|&m| (m, game.play(&u, m), 'k')).collect();
-            game.order_children(&u, &mut children, |c| (c.0, &c.1), UNLIMITED);
-            game.order_moves(&u, &mut moves, UNLIMITED);
+            game.order_children(&u, &mut children, |c| (c.0, &c.1), UNLIMITED, &mut SearchContext::default());
+            game.order_moves(&u, &mut moves, UNLIMITED, &mut SearchContext::default());
             prop_assert_eq!(children.iter().map(|c| c.0).collect::<Vec<_>>(), moves);
         }
         for settings in all_settings() {
@@ -423,15 +440,22 @@ impl Game for SlowOrdering {
     }
 }
 
+impl Payoff for SlowOrdering {}
+
 impl Evaluate for SlowOrdering {
     fn evaluate(&self, _p: &(u32, u64)) -> i32 {
         0
     }
-    fn order_moves(&self, _p: &(u32, u64), _m: &mut [u8], _depth: u32) {
+}
+
+impl MoveOrdering for SlowOrdering {
+    fn order_moves(&self, _p: &(u32, u64), _m: &mut [u8], _depth: u32, _context: &mut SearchContext<'_>) {
         self.orderings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }
+
+impl Selectivity for SlowOrdering {}
 
 impl ExactHints for SlowOrdering {}
 
@@ -508,32 +532,34 @@ fn hooks_see_the_stop_flag_of_their_search() {
             m
         }
     }
+    impl Payoff for Asking {}
     impl Evaluate for Asking {
         fn evaluate(&self, _p: &u32) -> i32 {
             0
         }
-        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32) {
+    }
+    impl MoveOrdering for Asking {
+        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32, context: &mut SearchContext<'_>) {
             // Spins until the search it serves is told to stop: only the flag ends it.
-            while !gamegraph::engine::stop_requested() {
+            while !context.stop_requested() {
                 std::thread::yield_now();
             }
             self.0.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
+    impl Selectivity for Asking {}
     impl ExactHints for Asking {}
     impl PositionKey for Asking {
         fn key(&self, p: &u32) -> u64 {
             u64::from(*p)
         }
     }
-    assert!(!gamegraph::engine::stop_requested(), "no search runs here");
     let game = Asking(false.into());
     let engine = Engine::new(&game, EngineSettings { tt_mib: 1, ..EngineSettings::default() });
     let r =
         engine.solve(&0, Limits { time: Some(std::time::Duration::from_millis(10)), ..Limits::default() });
     assert!(!r.complete);
     assert!(game.0.load(std::sync::atomic::Ordering::Relaxed));
-    assert!(!gamegraph::engine::stop_requested(), "the flag is the search's, not the thread's");
 }
 
 /// Nodes that game code searches on its own (an ordering search) count in the statistics (and so
@@ -556,16 +582,20 @@ fn nodes_searched_by_hooks_are_counted() {
             m
         }
     }
+    impl Payoff for Counting {}
     impl Evaluate for Counting {
         fn evaluate(&self, p: &u32) -> i32 {
             (p.wrapping_mul(2_654_435_761) >> 28) as i32
         }
-        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32) {
+    }
+    impl MoveOrdering for Counting {
+        fn order_moves(&self, _p: &u32, _m: &mut [u32], _depth: u32, context: &mut SearchContext<'_>) {
             if self.0 {
-                gamegraph::engine::count_hook_nodes(1000);
+                context.count_nodes(1000);
             }
         }
     }
+    impl Selectivity for Counting {}
     impl ExactHints for Counting {}
     impl PositionKey for Counting {
         fn key(&self, p: &u32) -> u64 {

@@ -28,7 +28,7 @@ use std::io::{BufRead, Write};
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
 use gamegraph::rng::SplitMix64;
-use gamegraph::{Evaluate, Game};
+use gamegraph::{Evaluate, Game, SearchContext};
 use gamegraph_games::othello::eval::{self, Weights};
 use gamegraph_games::othello::patterns::{self, WEIGHTS};
 use gamegraph_games::othello::{self, legal_moves, Board};
@@ -115,7 +115,14 @@ fn play_and_label(seed: u64, random_plies: u32) -> Vec<String> {
             Some(engine.solve(&board, Limits::default()).value)
         } else if empties <= SEARCHED_TO {
             let depth = empties - LABELLED_FROM;
-            Some(eval::to_discs(eval::search(board.player, board.opponent, depth, -eval::BOUND, eval::BOUND)))
+            Some(eval::to_discs(eval::search(
+                board.player,
+                board.opponent,
+                depth,
+                -eval::BOUND,
+                eval::BOUND,
+                &mut SearchContext::default(),
+            )))
         } else {
             None
         };

@@ -21,7 +21,7 @@ use gamegraph::database::{Database, Entry};
 use gamegraph::engine::{Engine, EngineSettings, Limits, Probe, Report, UNLIMITED};
 use gamegraph::explore::TooManyPositions;
 use gamegraph::score::decisive_parts;
-use gamegraph::{ExploredGame, Game, Model, Outcome, Score, Solution};
+use gamegraph::{ExploredGame, Game, Model, Outcome, Score, SearchContext, Solution};
 use serde::Serialize;
 
 use crate::{BoardView, BuiltinGame, GameError, GameOptions, GameVisitor, Solver};
@@ -543,7 +543,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             return best;
         }
         let mut tied: Vec<G::Move> = best.iter().map(|&i| moves[i]).collect();
-        self.game.order_moves(pos, &mut tied, 0);
+        self.game.order_moves(pos, &mut tied, 0, &mut SearchContext::default());
         tied.iter().map(|mv| moves.iter().position(|m| m == mv).expect("one of the moves")).collect()
     }
 

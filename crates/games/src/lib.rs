@@ -1,8 +1,8 @@
 //! # gamegraph-games
 //!
 //! The built-in games of gamegraph, and what front ends need to use them alike. Each game is one
-//! module implementing the core's [`gamegraph::Game`] trait plus [`gamegraph::Notation`],
-//! [`gamegraph::Evaluate`] and [`gamegraph::ExactHints`], with what is proper to that game only
+//! module implementing the core's [`gamegraph::Game`] trait plus [`gamegraph::Notation`] and the
+//! search traits ([`gamegraph::Searchable`]), with what is proper to that game only
 //! (the Awari score files and their index); the algorithms are the core's.
 //!
 //! - [`registry`]: one [`GameEntry`] per game (name, options, solver kind, database kind) and
@@ -34,7 +34,7 @@ mod solver_table;
 pub mod tictactoe;
 pub mod whole;
 
-use gamegraph::{ExactHints, Notation, PositionKey};
+use gamegraph::{Notation, Searchable};
 
 pub use board::{BoardView, Cell};
 pub use chess::Chess;
@@ -51,7 +51,7 @@ pub use registry::{
 pub use tictactoe::TicTacToe;
 
 /// What the front ends need of a game: rules, notation, search support, its registry entry.
-pub trait BuiltinGame: Notation + ExactHints + PositionKey + Records + Send + Sync + Sized + 'static {
+pub trait BuiltinGame: Notation + Searchable + Records + Send + Sync + Sized + 'static {
     /// The game's entry in the registry: names, notations, options, solver, database.
     const ENTRY: GameEntry;
 

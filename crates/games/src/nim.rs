@@ -4,7 +4,10 @@
 //! Notation: heap sizes separated by commas (`3,4,5`); a move is `HEAP:COUNT` with 1-based heaps
 //! (`2:3` takes three stones from the second heap).
 
-use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey};
+use gamegraph::game::{
+    Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey, Selectivity,
+};
+use gamegraph::SearchContext;
 
 /// Largest heap accepted by the notation, so that positions stay small and moves countable.
 pub const MAX_HEAP: u16 = 10_000;
@@ -137,6 +140,8 @@ impl Notation for Nim {
 
 impl ExactHints for Nim {}
 
+impl Payoff for Nim {}
+
 impl Evaluate for Nim {
     /// Sign of the nim-sum: the whole theory of the game in one line, as a heuristic.
     fn evaluate(&self, heaps: &Vec<u16>) -> i32 {
@@ -146,9 +151,17 @@ impl Evaluate for Nim {
             -1
         }
     }
+}
 
+impl MoveOrdering for Nim {
     /// Moves that leave a zero nim-sum first.
-    fn order_moves(&self, heaps: &Vec<u16>, moves: &mut [Take], _depth: u32) {
+    fn order_moves(
+        &self,
+        heaps: &Vec<u16>,
+        moves: &mut [Take],
+        _depth: u32,
+        _context: &mut SearchContext<'_>,
+    ) {
         let sum = heaps.iter().fold(0, |x, &h| x ^ h);
         moves.sort_by_key(|m| {
             let h = heaps[m.heap as usize];
@@ -156,6 +169,8 @@ impl Evaluate for Nim {
         });
     }
 }
+
+impl Selectivity for Nim {}
 
 impl PositionKey for Nim {
     /// The heaps mixed into 64 bits (FNV-1a over the sizes).

@@ -6,8 +6,10 @@
 //! retrograde kernel.
 
 use gamegraph::game::{
-    DenseIndex, Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake, Unmoves,
+    DenseIndex, Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey,
+    Selectivity, Stake, Unmoves,
 };
+use gamegraph::SearchContext;
 
 /// The eight lines, as cell masks.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -252,6 +254,8 @@ impl TicTacToe {
 
 impl ExactHints for TicTacToe {}
 
+impl Payoff for TicTacToe {}
+
 impl Evaluate for TicTacToe {
     /// Lines still open to the player to move minus lines open to the other.
     fn evaluate(&self, pos: &Board) -> i32 {
@@ -259,13 +263,17 @@ impl Evaluate for TicTacToe {
         let open = |blocker: u16| LINES.iter().filter(|&&l| l & blocker == 0).count() as i32;
         open(them) - open(me)
     }
+}
 
+impl MoveOrdering for TicTacToe {
     /// Centre, then corners, then edges.
-    fn order_moves(&self, _pos: &Board, moves: &mut [u8], _depth: u32) {
+    fn order_moves(&self, _pos: &Board, moves: &mut [u8], _depth: u32, _context: &mut SearchContext<'_>) {
         const RANK: [u8; 9] = [1, 2, 1, 2, 0, 2, 1, 2, 1];
         moves.sort_by_key(|&c| RANK[c as usize]);
     }
 }
+
+impl Selectivity for TicTacToe {}
 
 impl TicTacToe {
     /// The board as a 3 x 3 grid; an empty cell plays there.

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
-use gamegraph::game::{Evaluate, ExactHints};
+use gamegraph::game::{ExactHints, Payoff};
 use gamegraph::{ExploredGame, Game, Model, Notation};
 use gamegraph_games::connect4::Board;
 use gamegraph_games::Connect4;

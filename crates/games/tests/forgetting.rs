@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use gamegraph::engine::{Engine, EngineSettings, Limits};
-use gamegraph::game::{ExactHints, PositionKey};
+use gamegraph::game::Searchable;
 use gamegraph::Notation;
 use gamegraph_games::{Connect4, Othello};
 
@@ -17,7 +17,7 @@ fn settings() -> EngineSettings {
 }
 
 /// The exact value and nodes of a solve of `pos`.
-fn solve<G: ExactHints + PositionKey + Sync>(engine: &Engine<'_, G>, pos: &G::Position) -> (i32, u64) {
+fn solve<G: Searchable + Sync>(engine: &Engine<'_, G>, pos: &G::Position) -> (i32, u64) {
     let report = engine.solve(pos, Limits::default());
     assert!(report.is_exact());
     (report.value, report.stats.nodes)
@@ -29,7 +29,7 @@ fn solve<G: ExactHints + PositionKey + Sync>(engine: &Engine<'_, G>, pos: &G::Po
 /// all the time, the other solving with what it learnt.
 fn check_clear<G>(game: &G, position: &str, what: &str)
 where
-    G: ExactHints + PositionKey + Notation + Sync,
+    G: Searchable + Notation + Sync,
     G::Position: Sync,
 {
     let pos = game.parse_position(position).expect("a test position");

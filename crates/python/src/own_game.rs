@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use gamegraph::engine::{Engine, EngineSettings, Limits, UNLIMITED};
 use gamegraph::score::{decisive_parts, DECISIVE};
-use gamegraph::{Evaluate, ExactHints, Game, PositionKey, Score, Stake};
+use gamegraph::{Evaluate, ExactHints, Game, MoveOrdering, Payoff, PositionKey, Score, Selectivity, Stake};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -166,6 +166,8 @@ impl PositionKey for PythonGame {
     }
 }
 
+impl Payoff for PythonGame {}
+
 impl Evaluate for PythonGame {
     fn evaluate(&self, pos: &u32) -> Score {
         let Some(evaluate) = &self.evaluate else { return 0 };
@@ -182,6 +184,10 @@ impl Evaluate for PythonGame {
         }
     }
 }
+
+impl MoveOrdering for PythonGame {}
+
+impl Selectivity for PythonGame {}
 
 impl ExactHints for PythonGame {}
 

@@ -5,11 +5,11 @@
 use super::principal_variation;
 use super::settings::Iteration;
 use super::worker::{RootResult, Worker};
-use crate::game::{ExactHints, PositionKey};
+use crate::game::Searchable;
 use crate::score::{decisive_parts, DECISIVE, INFINITY, UNLIMITED};
 use crate::tt::TtEntry;
 
-impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+impl<'e, G: Searchable + Sync> Worker<'e, G> {
     /// Iterative deepening; returns the last completed iteration.
     pub(super) fn iterate(&mut self, pos: &G::Position) -> RootResult<G::Move> {
         self.perturb = true;
@@ -85,7 +85,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             value,
             nodes: self.stats.nodes,
             elapsed: self.started.elapsed(),
-            pv: principal_variation(self.game, self.tt, pos, best, self.owner),
+            pv: principal_variation(self.game, self.tt, pos, best, self.context.owner()),
         });
     }
 

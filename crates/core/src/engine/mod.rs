@@ -3,7 +3,8 @@
 //! with aspiration windows or MTD(f), exact solving by null-window probes, limits by depth, nodes
 //! or time, and every core (split subtrees for exact solves, Lazy SMP for depth-limited ones).
 //!
-//! It works on any game that implements [`ExactHints`] and [`PositionKey`]. Scores are from the
+//! It works on any game that has the search traits ([`Searchable`]); game code that searches inside a
+//! node gets the search's [`crate::SearchContext`]. Scores are from the
 //! point of view of the player to move, on the scale of [`crate::score`]: decisive scores are
 //! kept relative to the root inside the search, so that a faster win scores higher, and relative
 //! to the node in the table, where a position can be reached at any ply.
@@ -31,8 +32,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::game::{ExactHints, Game, PositionKey};
+use crate::game::{ExactHints, Game, Searchable};
 use crate::score::{Score, MAX_SCORE};
+use crate::search_context::SearchContext;
 use crate::solver_owner::SolverOwner;
 use crate::tt::TranspositionTable;
 
@@ -81,42 +83,6 @@ fn with_deadline<T>(
     })
 }
 
-thread_local! {
-    /// The stop flag of the search that runs on this thread, for [`stop_requested`].
-    static CURRENT_STOP: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Whether the search running on this thread has been told to stop (its deadline passed, or the
-/// main thread finished and its helpers are no longer needed); false outside a search. A split
-/// subtree cancelled by a sibling's cutoff is not told here. For game code that searches on its own
-/// inside one node (ordering searches, estimates), so that it can return at once: the engine
-/// reads the flag between nodes, and would otherwise wait for the hook to finish.
-pub fn stop_requested() -> bool {
-    CURRENT_STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.load(Relaxed)))
-}
-
-thread_local! {
-    /// Nodes that game code searched on this thread since the engine last collected them.
-    static HOOK_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `nodes` that game code searched on its own inside one node of the engine's (ordering
-/// searches, estimates), so that the search's statistics, node limits and clock checks include
-/// them. Outside a search the count is dropped at the next search's start.
-pub fn count_hook_nodes(nodes: u64) {
-    HOOK_NODES.with(|n| n.set(n.get() + nodes));
-}
-
-/// The nodes counted by [`count_hook_nodes`] on this thread since the last call.
-fn take_hook_nodes() -> u64 {
-    HOOK_NODES.with(|n| n.replace(0))
-}
-
-/// Makes `stop` the flag [`stop_requested`] reads on this thread; returns the one it replaces.
-fn set_current_stop(stop: Option<Arc<AtomicBool>>) -> Option<Arc<AtomicBool>> {
-    CURRENT_STOP.with(|s| s.replace(stop))
-}
-
 /// Nodes a search with several threads first tries on the calling thread alone.
 const QUICK_NODES: u64 = 20_000;
 
@@ -146,7 +112,7 @@ pub struct Engine<'g, G: Game> {
     interrupt: Option<Arc<AtomicBool>>,
 }
 
-impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
+impl<'g, G: Searchable + Sync> Engine<'g, G> {
     /// An engine with its own table of `settings.tt_mib` MiB.
     ///
     /// # Panics
@@ -398,7 +364,7 @@ impl<'g, G: ExactHints + PositionKey + Sync> Engine<'g, G> {
 
 /// The moves from `pos` following the table's best moves, starting with `first`; below the
 /// engine's table, the game's own solver's best moves, for `owner`.
-pub(super) fn principal_variation<G: ExactHints + PositionKey>(
+pub(super) fn principal_variation<G: Searchable>(
     game: &G,
     tt: &TranspositionTable,
     pos: &G::Position,
@@ -455,7 +421,8 @@ fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position, owner: SolverOwn
     if moves.is_empty() {
         return None;
     }
-    let value = game.solve_directly(pos, -MAX_SCORE, MAX_SCORE, owner, &mut 0)?;
+    let context = &mut SearchContext::outside_search(owner);
+    let value = game.solve_directly(pos, -MAX_SCORE, MAX_SCORE, context)?;
     let mut replies = Vec::new();
     for mv in moves {
         let child = game.play(pos, mv);
@@ -465,7 +432,7 @@ fn best_solved_move<G: ExactHints>(game: &G, pos: &G::Position, owner: SolverOwn
         let worth = if replies.is_empty() {
             game.final_score(&child)
         } else {
-            game.solve_directly(&child, -value - 1, -value + 1, owner, &mut 0)?
+            game.solve_directly(&child, -value - 1, -value + 1, context)?
         };
         if worth == -value {
             return Some(mv);

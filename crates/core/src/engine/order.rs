@@ -5,7 +5,7 @@
 //! killer moves and history where they are switched on.
 
 use super::worker::{child_depth, Child, Node, NodeState, Worker};
-use crate::game::{ExactHints, PositionKey};
+use crate::game::Searchable;
 use crate::score::from_node;
 use crate::tt::{Bound, TtEntry};
 
@@ -18,7 +18,7 @@ const PREFETCHED_CHILDREN: usize = 8;
 /// 116.4 ms below 20, 123.0 ms below 24.
 const ETC_PLIES: usize = 20;
 
-impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+impl<'e, G: Searchable + Sync> Worker<'e, G> {
     /// Plays the first moves (as generated, the table move excepted) and starts loading their
     /// table buckets: the search is bound by memory latency, and these loads overlap the work
     /// that follows. The children are kept, with their keys, for their search.
@@ -77,7 +77,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     /// Where the game orders by the children, `children` (every move but the table move, played)
     /// are put in the same order.
     pub(super) fn move_order<'m>(
-        &self,
+        &mut self,
         pos: &G::Position,
         moves: &'m mut [G::Move],
         children: &mut [Child<G>],
@@ -94,12 +94,12 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             None => moves,
         };
         if moves.len() > 1 && G::ORDERS_BY_CHILDREN {
-            self.game.order_children(pos, children, |c| (c.0, &c.1), depth);
+            self.game.order_children(pos, children, |c| (c.0, &c.1), depth, &mut self.context);
             for (mv, child) in moves.iter_mut().zip(children.iter()) {
                 *mv = child.0;
             }
         } else if moves.len() > 1 {
-            self.game.order_moves(pos, moves, depth);
+            self.game.order_moves(pos, moves, depth, &mut self.context);
         }
         if self.settings.killers || self.settings.history {
             let rank = |&mv: &G::Move| -> (bool, std::cmp::Reverse<u32>) {

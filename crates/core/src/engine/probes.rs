@@ -6,10 +6,10 @@
 
 use super::settings::Probe;
 use super::worker::{RootResult, Worker};
-use crate::game::{ExactHints, PositionKey};
+use crate::game::Searchable;
 use crate::score::{Score, MAX_SCORE, UNLIMITED};
 
-impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+impl<'e, G: Searchable + Sync> Worker<'e, G> {
     /// The value clamped to `[low, high]` by null-window searches that narrow the interval of
     /// possible values until it closes (see [`Thresholds`] for which values are probed). Where the
     /// game gives probable bounds ([`ExactHints::probable_bound`]), a selective pass that trusts
@@ -21,8 +21,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         }
         let (lo, hi) = self.game.score_bounds(pos, -MAX_SCORE, MAX_SCORE);
         let (lo, hi) = (lo.max(-MAX_SCORE), hi.min(MAX_SCORE));
-        let estimate = self.game.estimate(pos);
-        self.stats.nodes += super::take_hook_nodes();
+        let estimate = self.game.estimate(pos, &mut self.context);
+        self.stats.nodes += self.context.take_nodes();
         self.selective = self.settings.probable_bounds;
         let mut probes = Vec::new();
         let (mut thresholds, mut best, guessed) =
@@ -125,8 +125,8 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         if self.game.search_moves(pos, &mut moves).is_some() {
             return self.immediate_move(pos);
         }
-        self.game.order_moves(pos, &mut moves, UNLIMITED);
-        self.stats.nodes += super::take_hook_nodes();
+        self.game.order_moves(pos, &mut moves, UNLIMITED, &mut self.context);
+        self.stats.nodes += self.context.take_nodes();
         for &mv in &moves {
             let child = self.game.play(pos, mv);
             let r = -self.negamax(&child, UNLIMITED, 1, -value, -value + 1);

@@ -22,15 +22,15 @@ pub struct EngineSettings {
     pub mtdf: bool,
     /// Killer moves (two per ply).
     pub killers: bool,
-    /// History heuristic (needs [`crate::Evaluate::move_id`]).
+    /// History heuristic (needs [`crate::MoveOrdering::move_id`]).
     pub history: bool,
     /// Enhanced transposition cutoffs: probe the children before searching them.
     pub etc: bool,
     /// Null-move pruning in depth-limited searches, for games that say when passing is safe to
-    /// assume ([`crate::Evaluate::null_move`]); exact solves never use it.
+    /// assume ([`crate::Selectivity::null_move`]); exact solves never use it.
     pub null_move: bool,
     /// Late move reductions in depth-limited searches: quiet moves late in the order
-    /// ([`crate::Evaluate::is_quiet`]) are searched less deep first, and fully only if they
+    /// ([`crate::Selectivity::is_quiet`]) are searched less deep first, and fully only if they
     /// surprise. Exact solves never use them.
     pub late_move_reductions: bool,
     /// A selective pass before the probes of an exact solve, for games that give probable bounds

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::settings::SearchStats;
 use super::worker::{child_depth, Cancel, Node, NodeState, Worker};
-use crate::game::{ExactHints, PositionKey};
+use crate::game::Searchable;
 use crate::score::{Score, UNLIMITED};
 
 /// Exact solves search younger brothers in parallel at nodes less than this many plies deep.
@@ -17,11 +17,11 @@ use crate::score::{Score, UNLIMITED};
 /// 14; Test_L1_R3 (first 10) 1.49 s at 6, 1.42 s at 10; FFO #40-#44 4.79 s at 6 and 10.
 const SPLIT_PLIES: usize = 10;
 
-impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+impl<'e, G: Searchable + Sync> Worker<'e, G> {
     /// A worker for a subtree searched in parallel, sharing everything but its buffers, with
     /// `cancel` (the split's flag, linked to those above) to stop it.
     fn fork(&self, cancel: &Arc<Cancel>) -> Self {
-        let parts = (self.game, self.tt, self.settings, self.spare, self.owner);
+        let parts = (self.game, self.tt, self.settings, self.spare, self.context.owner());
         let mut worker = Self::from_parts(parts, self.stop, self.limits, self.started, self.id);
         worker.may_stop = self.may_stop;
         worker.split = true;

@@ -14,8 +14,9 @@ use std::time::Instant;
 
 use super::settings::{EngineSettings, IterationHook, Limits, Probe, SearchControl, SearchStats};
 use super::Engine;
-use crate::game::{ExactHints, Game, PositionKey};
+use crate::game::{Game, Searchable};
 use crate::score::{from_node, to_node, Score, DECISIVE, INFINITY, UNLIMITED};
+use crate::search_context::SearchContext;
 use crate::solver_owner::SolverOwner;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 
@@ -57,7 +58,6 @@ pub(super) fn lock<G: Game>(spare: &Mutex<Vec<Buffers<G>>>) -> std::sync::MutexG
 
 impl<G: Game> Drop for Worker<'_, G> {
     fn drop(&mut self) {
-        super::set_current_stop(self.outer_stop.take());
         let mut spare = lock(self.spare);
         if spare.len() < SPARE_BUFFERS {
             spare.push(std::mem::take(&mut self.buffers));
@@ -93,8 +93,10 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) buffers: Buffers<G>,
     /// Where the buffers go back when the worker is done.
     pub(super) spare: &'e Mutex<Vec<Buffers<G>>>,
-    /// Whom the game's own solver works for: this engine, as it was when the search started.
-    pub(super) owner: SolverOwner,
+    /// What game code called from this worker's nodes knows of the search: its stop flag, the
+    /// nodes it counted (added to `stats` after each call) and whom the game's own solver works
+    /// for (this engine, as it was when the search started).
+    pub(super) context: SearchContext<'e>,
     pub(super) killers: Vec<[Option<G::Move>; 2]>,
     pub(super) history: Vec<u32>,
     /// Best root move of the current iteration.
@@ -116,9 +118,6 @@ pub(super) struct Worker<'e, G: Game> {
     pub(super) next_check: u64,
     /// Whether this worker searches the younger brothers of big nodes in parallel.
     pub(super) split: bool,
-    /// The stop flag [`super::stop_requested`] read on this thread before this worker, put back
-    /// when it is done (workers nest on a thread when a split's task runs where its parent waits).
-    pub(super) outer_stop: Option<Arc<AtomicBool>>,
     /// The flags of the splits above this worker: one is set when a sibling subtree searched in
     /// parallel with this worker's cut off, and the work is no longer needed.
     pub(super) cancel: Option<Arc<Cancel>>,
@@ -152,7 +151,7 @@ const REDUCE_AFTER: usize = 3;
 /// How often (in nodes) a worker looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
-impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
+impl<'e, G: Searchable + Sync> Worker<'e, G> {
     pub(super) fn new<'g>(
         engine: &'e Engine<'g, G>,
         stop: &'e Arc<AtomicBool>,
@@ -180,21 +179,18 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
         started: Instant,
         id: usize,
     ) -> Self {
-        // Nodes game code counted outside any search are not this one's.
-        super::take_hook_nodes();
         Self {
             game,
             tt,
             settings,
             stop,
-            outer_stop: super::set_current_stop(Some(Arc::clone(stop))),
             limits,
             started,
             id,
             stats: SearchStats::default(),
             buffers: lock(spare).pop().unwrap_or_default(),
             spare,
-            owner,
+            context: SearchContext::new(stop, owner),
             killers: Vec::new(),
             history: Vec::new(),
             root_best: None,
@@ -334,9 +330,11 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             return Some(score);
         }
         let (a, b) = (to_node(alpha, ply), to_node(beta, ply));
-        let nodes_before = self.stats.nodes;
-        let score = self.game.solve_directly(pos, a, b, self.owner, &mut self.stats.nodes)?;
-        let work = work_of(self.stats.nodes - nodes_before);
+        let score = self.game.solve_directly(pos, a, b, &mut self.context);
+        let nodes = self.context.take_nodes();
+        self.stats.nodes += nodes;
+        let score = score?;
+        let work = work_of(nodes);
         let entry =
             TtEntry { score, depth: TtEntry::TO_THE_END, bound: Bound::of(score, a, b), best: None, work };
         self.tt.store(key, entry);
@@ -447,8 +445,13 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
     #[inline(never)]
     fn probable_cut(&mut self, node: &Node<'_, G::Position>, alpha: Score) -> Option<Score> {
         let ply = node.ply;
-        let bound = self.game.probable_bound(node.pos, to_node(alpha, ply), to_node(node.beta, ply));
-        self.stats.nodes += super::take_hook_nodes();
+        let bound = self.game.probable_bound(
+            node.pos,
+            to_node(alpha, ply),
+            to_node(node.beta, ply),
+            &mut self.context,
+        );
+        self.stats.nodes += self.context.take_nodes();
         let score = from_node(bound?, ply);
         self.stats.probable_cutoffs += 1;
         self.hit_horizon = true;
@@ -575,7 +578,7 @@ impl<'e, G: ExactHints + PositionKey + Sync> Worker<'e, G> {
             // Ordering the moves gives the loads time to arrive.
             let others = self.move_order(pos, moves, &mut children, tt_index, node.depth, ply);
             // Ordering may search (Othello's shallow searches): those nodes count too.
-            self.stats.nodes += super::take_hook_nodes();
+            self.stats.nodes += self.context.take_nodes();
             if !self.transposition_cutoff(node, &children, &mut state) {
                 self.search_in_order(node, others, &children, &mut state);
             }

@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
-use gamegraph::{Evaluate, Score};
+use gamegraph::{Evaluate, MoveOrdering, Payoff, Score, SearchContext, Selectivity};
 
 use super::Chess;
 
@@ -150,6 +150,12 @@ fn placement_gain(pos: &Board, mv: Move) -> Score {
     bonus[white(mv.to) as usize].0 - bonus[white(mv.from) as usize].0
 }
 
+impl Payoff for Chess {
+    fn payoff_score(&self, loss: gamegraph::Stake) -> Score {
+        loss.saturating_mul(-gamegraph::score::FINAL_SCALE)
+    }
+}
+
 impl Evaluate for Chess {
     /// Material and placement for the side to move, blended by the material left, plus a tempo;
     /// 0 where no side can mate.
@@ -164,25 +170,31 @@ impl Evaluate for Chess {
         let (mg, eg) = (our_mg - their_mg, our_eg - their_eg);
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE + TEMPO
     }
+}
 
-    fn payoff_score(&self, loss: gamegraph::Stake) -> Score {
-        loss.saturating_mul(-gamegraph::score::FINAL_SCALE)
-    }
+/// Puts the most promising of `pos`'s `moves` first (captures of big pieces by small ones,
+/// promotions, then the quiet moves by their placement gain).
+fn sort_by_promise(pos: &Board, moves: &mut [Move]) {
+    moves.sort_by_cached_key(|&mv| -order_key(pos, mv));
+}
 
-    fn order_moves(&self, pos: &Board, moves: &mut [Move], _depth: u32) {
-        moves.sort_by_cached_key(|&mv| -order_key(pos, mv));
+impl MoveOrdering for Chess {
+    fn order_moves(&self, pos: &Board, moves: &mut [Move], _depth: u32, _context: &mut SearchContext<'_>) {
+        sort_by_promise(pos, moves);
     }
 
     fn move_id(&self, mv: Move) -> Option<u16> {
         Some(mv.from as u16 * 64 + mv.to as u16)
     }
+}
 
+impl Selectivity for Chess {
     fn horizon_moves(&self, pos: &Board, moves: &mut Vec<Move>) -> bool {
         let in_check = !pos.checkers().is_empty();
         if !in_check {
             moves.retain(|&mv| is_noisy(pos, mv) && matches!(mv.promotion, None | Some(Piece::Queen)));
         }
-        self.order_moves(pos, moves, 0);
+        sort_by_promise(pos, moves);
         !in_check
     }
 

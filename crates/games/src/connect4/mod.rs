@@ -14,8 +14,11 @@ mod notation;
 mod order;
 mod solver;
 
-use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
-use gamegraph::SolverOwner;
+use gamegraph::game::{
+    Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey, Selectivity,
+    Stake,
+};
+use gamegraph::SearchContext;
 use order::{each_cell, insert_sorted};
 use solver::SMALL_EMPTIES;
 
@@ -344,7 +347,8 @@ impl Connect4 {
 }
 
 /// The engine is generic, so it is compiled in the crates that use it, and calls the methods of
-/// this impl and of the `Evaluate`, `ExactHints` and `PositionKey` impls below at every node:
+/// this impl and of the search trait impls (`Payoff`, `MoveOrdering`, `ExactHints`,
+/// `PositionKey`) at every node:
 /// `#[inline]` lets them be inlined there across the crate boundary.
 /// Measured on 2026-12-04 (one thread): Test_L1_R2 (first 100) 112 ms against 123 ms, six pairs
 /// of runs interleaved; Test_L2_R2 (first 500) 3.69 ms against 3.83 ms; callgrind (x86-64-v3,
@@ -402,13 +406,15 @@ impl ExactHints for Connect4 {
         b: &Board,
         alpha: i32,
         beta: i32,
-        owner: SolverOwner,
-        nodes: &mut u64,
+        context: &mut SearchContext<'_>,
     ) -> Option<i32> {
         if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
-        Some(self.solve_small(b, alpha, beta, owner, nodes))
+        let mut nodes = 0;
+        let score = self.solve_small(b, alpha, beta, context.owner(), &mut nodes);
+        context.count_nodes(nodes);
+        Some(score)
     }
 
     #[inline]
@@ -517,7 +523,7 @@ mod tests {
     #[test]
     fn small_solver_is_fail_soft_on_every_window() {
         let (mut forced, mut lost, mut played) = (0, 0, 0);
-        let owner = SolverOwner::new();
+        let context = &mut SearchContext::default();
         for (game, b) in small_positions(300) {
             let value = minimax(&game, &b);
             let threats = game.winning_cells(b.current ^ b.mask, b.mask) & game.playable(&b);
@@ -526,8 +532,8 @@ mod tests {
             assert!(game.solves_directly(&b));
             let windows = (-12..12).map(|a| (a, a + 1)).chain([(-30, 30), (-3, 2), (0, 5)]);
             for (alpha, beta) in windows {
-                let mut nodes = 0;
-                let r = game.solve_directly(&b, alpha, beta, owner, &mut nodes).expect("solved");
+                let r = game.solve_directly(&b, alpha, beta, context).expect("solved");
+                let nodes = context.take_nodes();
                 crate::testing::check_fail_soft(r, value, alpha, beta, &game.format_position(&b));
                 // The nodes are the positions played into: none when two threats cannot be
                 // blocked, as the engine counted the position handed over.
@@ -549,7 +555,7 @@ mod tests {
         let (mut memo_narrow, mut memo_wide) = (Default::default(), Default::default());
         let mut differ = 0;
         // One owner for both boards, on one thread: the table is the same.
-        let owner = SolverOwner::new();
+        let context = &mut SearchContext::default();
         for _ in 0..20 {
             for b in random_line(&narrow, &mut rng).iter().filter(|b| b.moves >= 2) {
                 let w = wide.board(b.current, b.mask, b.moves);
@@ -558,7 +564,7 @@ mod tests {
                 differ += usize::from(exact.0 != exact.1);
                 for (game, b, exact) in [(&narrow, b, exact.0), (&wide, &w, exact.1), (&narrow, b, exact.0)] {
                     assert!(game.solves_directly(b));
-                    let solved = game.solve_directly(b, -30, 30, owner, &mut 0).expect("solved");
+                    let solved = game.solve_directly(b, -30, 30, context).expect("solved");
                     assert_eq!(solved, exact, "{} on {}x4", game.format_position(b), game.width);
                 }
             }

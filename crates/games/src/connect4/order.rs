@@ -61,22 +61,26 @@ pub(super) fn insert_sorted(keyed: &mut [u32], n: usize, key: u32) {
     keyed[j] = key;
 }
 
+impl Payoff for Connect4 {
+    /// Scores are in the game's own units, as the stakes of final positions are.
+    #[inline]
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
+    }
+}
+
 impl Evaluate for Connect4 {
     /// No heuristic: a depth-limited search sees the results it can prove and 0 beyond.
     #[inline]
     fn evaluate(&self, _b: &Board) -> i32 {
         0
     }
+}
 
-    /// Scores are in the game's own units, as the stakes of final positions are.
-    #[inline]
-    fn payoff_score(&self, loss: Stake) -> i32 {
-        -loss
-    }
-
+impl MoveOrdering for Connect4 {
     /// Moves that create the most threats first; ties from the centre outwards.
     #[inline]
-    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32) {
+    fn order_moves(&self, b: &Board, moves: &mut [u8], _depth: u32, _context: &mut SearchContext<'_>) {
         self.order_by_threats(b, moves);
     }
 
@@ -85,3 +89,5 @@ impl Evaluate for Connect4 {
         Some(u16::from(mv))
     }
 }
+
+impl Selectivity for Connect4 {}

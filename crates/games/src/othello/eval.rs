@@ -7,6 +7,8 @@
 
 use std::sync::LazyLock;
 
+use gamegraph::SearchContext;
+
 use super::bitboard::legal_moves;
 use super::patterns::{Indices, IMAGES, LANES, OFFSETS, WEIGHTS};
 
@@ -69,15 +71,13 @@ pub fn evaluate_fine(p: u64, o: u64) -> i32 {
 
 /// The value of a fail-soft alpha-beta search `depth` plies deep with the evaluation at its
 /// leaves, in 1/[`SCALE`] disc, for the player `p` to move: to order moves and to guess a score.
-/// Its nodes count in the engine's statistics ([`gamegraph::engine::count_hook_nodes`]).
-pub fn search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-    let mut nodes = 0;
-    let value = search_from(p, o, &Indices::new(p, o), depth, alpha, beta, &mut nodes);
-    gamegraph::engine::count_hook_nodes(nodes);
-    value
+/// Its nodes are counted in `context` (the engine's statistics, inside a search), and it ends
+/// early, with a meaningless value, when the search it serves is told to stop.
+pub fn search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32, context: &mut SearchContext<'_>) -> i32 {
+    search_from(p, o, &Indices::new(p, o), depth, alpha, beta, context)
 }
 
-/// [`search`] given the position's pattern indices, adding the nodes it visits to `nodes`.
+/// [`search`] given the position's pattern indices.
 pub fn search_from(
     p: u64,
     o: u64,
@@ -85,15 +85,15 @@ pub fn search_from(
     depth: u32,
     alpha: i32,
     beta: i32,
-    nodes: &mut u64,
+    context: &mut SearchContext<'_>,
 ) -> i32 {
-    *nodes += 1;
+    context.count_nodes(1);
     if depth == 0 {
         return TRAINED.fine_from(&indices.mover, p, o);
     }
     // These searches order and estimate inside one node of the engine's: when the engine's
     // search is told to stop, their value no longer matters (checked where subtrees are big).
-    if depth >= 4 && gamegraph::engine::stop_requested() {
+    if depth >= 4 && context.stop_requested() {
         return 0;
     }
     let moves = legal_moves(p, o);
@@ -101,11 +101,11 @@ pub fn search_from(
         if legal_moves(o, p) == 0 {
             return super::endgame::final_score(p, o) * SCALE;
         }
-        return -search_from(o, p, &indices.pass(), depth, -beta, -alpha, nodes);
+        return -search_from(o, p, &indices.pass(), depth, -beta, -alpha, context);
     }
     if depth < SORTED_FROM || moves & (moves - 1) == 0 {
         let played = super::bitboard::squares(moves).map(|sq| (sq, super::bitboard::flips(p, o, sq)));
-        return best_child((p, o), indices, played, depth, (alpha, beta), nodes);
+        return best_child((p, o), indices, played, depth, (alpha, beta), context);
     }
     // (the child's evaluation for its player to move, the square, the discs turned): least first.
     let mut keyed = [(0i32, 0u32, 0u64); MAX_MOVES];
@@ -117,7 +117,7 @@ pub fn search_from(
         n += 1;
     }
     keyed[..n].sort_unstable();
-    best_child((p, o), indices, keyed[..n].iter().map(|&(_, sq, f)| (sq, f)), depth, (alpha, beta), nodes)
+    best_child((p, o), indices, keyed[..n].iter().map(|&(_, sq, f)| (sq, f)), depth, (alpha, beta), context)
 }
 
 /// From this many plies to go on, [`search_from`] tries first the moves whose positions the
@@ -140,12 +140,12 @@ fn best_child(
     played: impl Iterator<Item = (u32, u64)>,
     depth: u32,
     (mut alpha, beta): (i32, i32),
-    nodes: &mut u64,
+    context: &mut SearchContext<'_>,
 ) -> i32 {
     let mut best = i32::MIN + 1;
     for (sq, f) in played {
         let next = indices.play(sq, f);
-        let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha, nodes);
+        let v = -search_from(o & !f, p | f | (1u64 << sq), &next, depth - 1, -beta, -alpha, context);
         if v > best {
             best = v;
             alpha = alpha.max(v);
@@ -285,6 +285,8 @@ mod tests {
                 let f = flips(p, o, sq);
                 (p, o) = (o & !f, p | f | (1u64 << sq));
             }
+            let search =
+                |p, o, depth, alpha, beta| search(p, o, depth, alpha, beta, &mut SearchContext::default());
             for depth in 0..4 {
                 let exact = minimax(p, o, depth);
                 assert_eq!(search(p, o, depth, -1_000_000, 1_000_000), exact);

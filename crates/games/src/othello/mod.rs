@@ -7,8 +7,11 @@
 //! and the side to move (`X` or `O`); a move is a square (`a1`..`h8`, either case) or `ps` for a
 //! pass.
 
-use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
-use gamegraph::SolverOwner;
+use gamegraph::game::{
+    Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey, Selectivity,
+    Stake,
+};
+use gamegraph::SearchContext;
 
 mod bitboard;
 mod endgame;
@@ -162,21 +165,25 @@ impl Game for Othello {
     }
 }
 
+impl Payoff for Othello {
+    /// Scores are disc differences, as the stakes of final positions are.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
+    }
+}
+
 impl Evaluate for Othello {
     /// The predicted final disc difference (see [`eval`]).
     fn evaluate(&self, b: &Board) -> i32 {
         eval::evaluate(b.player, b.opponent)
     }
+}
 
-    /// Scores are disc differences, as the stakes of final positions are.
-    fn payoff_score(&self, loss: Stake) -> i32 {
-        -loss
-    }
-
+impl MoveOrdering for Othello {
     /// Fastest first with Edax's refinements (see `endgame::engine_order`), and from
     /// `EVAL_ORDER_FROM` empties on, the value of a shallow search of each move as well.
-    fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32) {
-        let keys = MoveOrder::keys(b, depth, moves.iter().map(|&mv| (mv, self.play(b, mv))));
+    fn order_moves(&self, b: &Board, moves: &mut [u8], depth: u32, context: &mut SearchContext<'_>) {
+        let keys = MoveOrder::keys(b, depth, moves.iter().map(|&mv| (mv, self.play(b, mv))), context);
         moves.sort_by_key(|&mv| keys[usize::from(mv)]);
     }
 
@@ -191,6 +198,7 @@ impl Evaluate for Othello {
         children: &mut [C],
         child: impl Fn(&C) -> (u8, &Board),
         depth: u32,
+        context: &mut SearchContext<'_>,
     ) {
         let keys = MoveOrder::keys(
             b,
@@ -199,6 +207,7 @@ impl Evaluate for Othello {
                 let (mv, next) = child(c);
                 (mv, *next)
             }),
+            context,
         );
         children.sort_by_key(|c| keys[usize::from(child(c).0)]);
     }
@@ -207,6 +216,8 @@ impl Evaluate for Othello {
         Some(u16::from(mv))
     }
 }
+
+impl Selectivity for Othello {}
 
 /// One slot per move, the pass included: the ordering keys of a node, by move.
 const MOVE_SLOTS: usize = PASS as usize + 1;
@@ -218,13 +229,18 @@ struct MoveOrder;
 
 impl MoveOrder {
     /// The keys of `b`'s moves, given with the positions they lead to, by move (a pass keeps
-    /// 0), for a subtree searched `depth` plies deep. The nodes of the ordering searches count
-    /// in the engine's statistics.
+    /// 0), for a subtree searched `depth` plies deep. The nodes of the ordering searches are
+    /// counted in `context`, and they end early when its search is told to stop.
     ///
     /// The searches go in the order of the cheap keys, and each is exact only where its move
     /// could be the best: within [`ORDER_MARGIN`] of the best value found so far. A move worse
     /// than that is only bounded, and its search cut short.
-    fn keys(b: &Board, depth: u32, moves: impl Iterator<Item = (u8, Board)>) -> [i32; MOVE_SLOTS] {
+    fn keys(
+        b: &Board,
+        depth: u32,
+        moves: impl Iterator<Item = (u8, Board)>,
+        context: &mut SearchContext<'_>,
+    ) -> [i32; MOVE_SLOTS] {
         let mut keys = [0; MOVE_SLOTS];
         // (cheap key, move, position after it), passes left out.
         let mut keyed = [(0, 0, 0, 0); eval::MAX_MOVES];
@@ -244,16 +260,15 @@ impl MoveOrder {
         let indices = patterns::Indices::new(b.player, b.opponent);
         keyed[..n].sort_unstable();
         // The lowest value of a child for its player to move: the best move so far.
-        let (mut best, mut nodes) = (eval::BOUND, 0);
+        let mut best = eval::BOUND;
         for &(key, mv, player, opponent) in &keyed[..n] {
             // The discs turned: the opponent's that the move took.
             let child = indices.play(u32::from(mv), b.opponent & !player);
             let high = best.saturating_add(ORDER_MARGIN).min(eval::BOUND);
-            let value = eval::search_from(player, opponent, &child, depth, -eval::BOUND, high, &mut nodes);
+            let value = eval::search_from(player, opponent, &child, depth, -eval::BOUND, high, context);
             best = best.min(value);
             keys[usize::from(mv)] = key + EVAL_WEIGHT * value;
         }
-        gamegraph::engine::count_hook_nodes(nodes);
         keys
     }
 }
@@ -268,28 +283,37 @@ impl ExactHints for Othello {
         b: &Board,
         alpha: i32,
         beta: i32,
-        owner: SolverOwner,
-        nodes: &mut u64,
+        context: &mut SearchContext<'_>,
     ) -> Option<i32> {
-        Some(solve_small(b.player, b.opponent, alpha, beta, owner, nodes))
+        let mut nodes = 0;
+        let score = solve_small(b.player, b.opponent, alpha, beta, context.owner(), &mut nodes);
+        context.count_nodes(nodes);
+        Some(score)
     }
 
     /// The value of a search of `(empties - ESTIMATE_FROM) / 2` plies (at most `ESTIMATE_DEPTH`)
     /// with the evaluation at the leaves: the first null window an exact solve probes.
-    fn estimate(&self, b: &Board) -> Option<i32> {
+    fn estimate(&self, b: &Board, context: &mut SearchContext<'_>) -> Option<i32> {
         let depth = (b.empties().saturating_sub(ESTIMATE_FROM) / 2).min(ESTIMATE_DEPTH);
-        let fine = eval::search(b.player, b.opponent, depth, -eval::BOUND, eval::BOUND);
+        let fine = eval::search(b.player, b.opponent, depth, -eval::BOUND, eval::BOUND, context);
         Some(eval::to_discs(fine))
     }
 
     /// ProbCut: from 17 empties on, a 6-ply search with the evaluation (which predicts final
     /// scores) that lands 6 discs or more beyond the window is taken to mean the score does too
     /// (`PROBABLE_FROM`, `PROBABLE_DEPTH` and `PROBABLE_MARGIN` in the source say why).
-    fn probable_bound(&self, b: &Board, alpha: i32, beta: i32) -> Option<i32> {
+    fn probable_bound(
+        &self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        context: &mut SearchContext<'_>,
+    ) -> Option<i32> {
         if b.empties() < PROBABLE_FROM {
             return None;
         }
-        let search = |low: i32, high: i32| eval::search(b.player, b.opponent, PROBABLE_DEPTH, low, high);
+        let mut search =
+            |low: i32, high: i32| eval::search(b.player, b.opponent, PROBABLE_DEPTH, low, high, context);
         if beta < 64 {
             let above = beta * eval::SCALE + PROBABLE_MARGIN;
             if search(above - 1, above) >= above {
@@ -507,8 +531,14 @@ mod tests {
             let mut moves = Vec::new();
             Othello.moves(&b, &mut moves);
             let mut children: Vec<(u8, Board)> = moves.iter().map(|&m| (m, Othello.play(&b, m))).collect();
-            Othello.order_children(&b, &mut children, |c| (c.0, &c.1), u32::MAX);
-            Othello.order_moves(&b, &mut moves, u32::MAX);
+            Othello.order_children(
+                &b,
+                &mut children,
+                |c| (c.0, &c.1),
+                u32::MAX,
+                &mut SearchContext::default(),
+            );
+            Othello.order_moves(&b, &mut moves, u32::MAX, &mut SearchContext::default());
             assert_eq!(
                 children.iter().map(|c| c.0).collect::<Vec<_>>(),
                 moves,
@@ -530,14 +560,20 @@ mod tests {
             let b = random_position(16 + i % 8, &mut rng).expect("random games reach the board");
             let mut moves = Vec::new();
             Othello.moves(&b, &mut moves);
-            let keys = MoveOrder::keys(&b, u32::MAX, moves.iter().map(|&mv| (mv, Othello.play(&b, mv))));
+            let context = &mut SearchContext::default();
+            let keys =
+                MoveOrder::keys(&b, u32::MAX, moves.iter().map(|&mv| (mv, Othello.play(&b, mv))), context);
             let depth = (b.empties() - EVAL_ORDER_FROM) / 2;
             let values: Vec<(u8, i32, i32)> = moves
                 .iter()
                 .map(|&mv| {
                     let next = Othello.play(&b, mv);
                     let cheap = endgame::engine_order(next.player, next.opponent, u32::from(mv));
-                    (mv, cheap, eval::search(next.player, next.opponent, depth, -eval::BOUND, eval::BOUND))
+                    (
+                        mv,
+                        cheap,
+                        eval::search(next.player, next.opponent, depth, -eval::BOUND, eval::BOUND, context),
+                    )
                 })
                 .collect();
             let best = values.iter().map(|v| v.2).min().expect("a move");

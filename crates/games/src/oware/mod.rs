@@ -27,7 +27,11 @@ pub mod rules;
 
 use std::sync::Arc;
 
-use gamegraph::game::{Evaluate, ExactHints, Game, Notation, NotationError, PositionKey, Stake};
+use gamegraph::game::{
+    Evaluate, ExactHints, Game, MoveOrdering, Notation, NotationError, Payoff, PositionKey, Selectivity,
+    Stake,
+};
+use gamegraph::SearchContext;
 
 pub use database::Database;
 pub use rank::Ranking;
@@ -143,19 +147,29 @@ impl Game for Oware {
     }
 }
 
+impl Payoff for Oware {
+    /// Scores are stones, as the stakes of final positions are.
+    fn payoff_score(&self, loss: Stake) -> i32 {
+        -loss
+    }
+}
+
 impl Evaluate for Oware {
     /// The captured difference: stones are the whole score.
     fn evaluate(&self, pos: &OwarePosition) -> i32 {
         pos.captured_lead()
     }
+}
 
-    /// Scores are stones, as the stakes of final positions are.
-    fn payoff_score(&self, loss: Stake) -> i32 {
-        -loss
-    }
-
+impl MoveOrdering for Oware {
     /// Captures first, the largest first.
-    fn order_moves(&self, pos: &OwarePosition, moves: &mut [u8], _depth: u32) {
+    fn order_moves(
+        &self,
+        pos: &OwarePosition,
+        moves: &mut [u8],
+        _depth: u32,
+        _context: &mut SearchContext<'_>,
+    ) {
         let sowings = self.rules.sowings(&pos.pits);
         let captured = |mv: u8| sowings.as_slice().iter().find(|m| m.pit == mv).map_or(0, |m| m.captured);
         moves.sort_by_key(|&mv| std::cmp::Reverse(captured(mv)));
@@ -165,6 +179,8 @@ impl Evaluate for Oware {
         Some(u16::from(mv))
     }
 }
+
+impl Selectivity for Oware {}
 
 impl ExactHints for Oware {
     /// The database's value, where it covers the position.
