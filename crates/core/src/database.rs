@@ -30,6 +30,34 @@ pub enum DatabaseError {
     Corrupt(String),
 }
 
+/// Why a database file cannot be read: the file itself (missing, not a regular file), or what it
+/// holds; both name the file.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseFileError {
+    /// The file cannot be opened, or is a directory, a pipe or a device.
+    #[error(transparent)]
+    Open(#[from] crate::storage::StorageError),
+    /// The file's contents are not a valid database, or reading them failed.
+    #[error("{path}: {cause}")]
+    Contents {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        cause: DatabaseError,
+    },
+}
+
+impl DatabaseFileError {
+    /// The kind of the input/output failure behind this error, if the file could not be opened,
+    /// for front ends with error classes of their own (Python's `FileNotFoundError`).
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        match self {
+            DatabaseFileError::Open(crate::storage::StorageError::Io { cause, .. }) => Some(cause.kind()),
+            _ => None,
+        }
+    }
+}
+
 /// What the database knows of one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
@@ -138,6 +166,14 @@ impl Database {
     /// moment, finds the old file or the complete new one.
     pub fn write_file(&self, path: &std::path::Path) -> Result<(), crate::storage::StorageError> {
         crate::storage::write_atomically(path, |out| self.write_to(out))
+    }
+
+    /// Reads the database file `path` (see [`Database::read_from`]). A pipe or a device in its
+    /// place is refused before anything is read.
+    pub fn read_file(path: &std::path::Path) -> Result<Self, DatabaseFileError> {
+        let file = crate::storage::open_regular(path)?;
+        Database::read_from(io::BufReader::new(file))
+            .map_err(|cause| DatabaseFileError::Contents { path: path.to_path_buf(), cause })
     }
 
     /// Reads a file written by [`Database::write_to`], checking its structure and checksum.
@@ -270,6 +306,27 @@ mod tests {
         db.insert("a".into(), Entry { outcome: Outcome::Win, value: Some(3), remoteness: Some(5) });
         db.insert("b".into(), Entry { outcome: Outcome::Draw, value: Some(0), remoteness: None });
         db
+    }
+
+    /// A file is read by its path; a missing file, a directory and damaged bytes are each
+    /// refused with the path in the message.
+    #[test]
+    fn files_are_read_by_path_and_bad_ones_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("demo.db");
+        sample().write_file(&path).unwrap();
+        assert_eq!(Database::read_file(&path).unwrap().get("a"), sample().get("a"));
+        let missing = Database::read_file(&dir.path().join("none.db")).unwrap_err();
+        assert_eq!(missing.io_kind(), Some(io::ErrorKind::NotFound));
+        assert!(missing.to_string().contains("none.db"), "{missing}");
+        let folder = Database::read_file(dir.path()).unwrap_err();
+        assert!(folder.to_string().contains("a directory"), "{folder}");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[12] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        let damaged = Database::read_file(&path).unwrap_err();
+        assert_eq!(damaged.io_kind(), None);
+        assert!(damaged.to_string().contains("demo.db: not a valid gamegraph database"), "{damaged}");
     }
 
     #[test]

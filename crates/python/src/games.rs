@@ -45,15 +45,11 @@ pub fn game_options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<GameOptions>
 
 /// A database file written by `build`, read whole.
 fn read_database_file(path: &std::path::Path) -> PyResult<Database> {
-    let file = std::fs::File::open(path).map_err(|e| {
-        let message = format!("cannot open {}: {e}", path.display());
-        match e.kind() {
-            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
-            _ => PyOSError::new_err(message),
-        }
-    })?;
-    Database::read_from(std::io::BufReader::new(file))
-        .map_err(|e| DatabaseError::new_err(format!("{}: {e}", path.display())))
+    Database::read_file(path).map_err(|e| match e.io_kind() {
+        Some(std::io::ErrorKind::NotFound) => PyFileNotFoundError::new_err(e.to_string()),
+        Some(_) => PyOSError::new_err(e.to_string()),
+        None => DatabaseError::new_err(e.to_string()),
+    })
 }
 
 /// Values `position` (the game's notation; the start if `None`) of `game` and each of its

@@ -2,7 +2,6 @@
 //! way each kind of game is customarily shown. The values all come from the library's
 //! [`Analyzer`]; this file only reads arguments and prints.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -87,7 +86,7 @@ fn retrograde<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
     let mut analyzer = Analyzer::new(game, budget, args.engine.settings()?);
     if let Some(path) = &args.game.db {
         analyzer =
-            analyzer.with_database(read_database(path)?).with_context(|| path.display().to_string())?;
+            analyzer.with_database(Database::read_file(path)?).with_context(|| path.display().to_string())?;
     }
     let a = analyzer.analyze(&pos)?;
     let is_best = |m: &str| a.best.iter().any(|b| b == m);
@@ -130,11 +129,6 @@ fn retrograde<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
 }
 
 /// A database file written by `build --out`, checked.
-fn read_database(path: &Path) -> Result<Database> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    Database::read_from(std::io::BufReader::new(file)).with_context(|| format!("{}", path.display()))
-}
-
 /// Games solved by search: `POSITION SCORE` lines (or the game's customary test-file lines),
 /// exact whatever the time, for one position or one a line of standard input.
 fn searched<G: BuiltinGame>(game: &G, args: &SolveArgs) -> Result<()> {
