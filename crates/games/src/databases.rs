@@ -9,7 +9,14 @@
 use std::fmt;
 use std::path::Path;
 
-use gamegraph_cluster::Cluster;
+#[cfg(feature = "cluster")]
+pub use gamegraph_cluster::Cluster;
+
+/// A cluster of processes to build on: without the `cluster` feature there is none, and this type
+/// has no value, so a [`BuildRequest`] always builds on this machine.
+#[cfg(not(feature = "cluster"))]
+#[derive(Debug, Clone)]
+pub enum Cluster {}
 
 use crate::registry::{check_options, GameError, GameOption, GameOptions};
 
@@ -57,6 +64,7 @@ pub trait Report: fmt::Display + Send {
 }
 
 /// What `build` is asked to do.
+#[derive(Clone, Copy)]
 pub struct BuildRequest<'a> {
     /// The game's options (its rule variant) and the build's own options
     /// ([`DatabaseDirectory::build_options`]), by name.
@@ -64,6 +72,13 @@ pub struct BuildRequest<'a> {
     /// Where the build runs: on the workers of a cluster (every process runs the same build
     /// into a directory they share), or on this machine's cores (`None`).
     pub cluster: Option<&'a Cluster>,
+}
+
+impl<'a> BuildRequest<'a> {
+    /// A build on this machine's cores with `options`.
+    pub fn here(options: &'a GameOptions) -> Self {
+        Self { options, cluster: None }
+    }
 }
 
 /// What `verify` is asked to do.
@@ -91,6 +106,7 @@ pub enum DirectoryError {
     #[error(transparent)]
     Options(#[from] GameError),
     /// The cluster failed.
+    #[cfg(feature = "cluster")]
     #[error(transparent)]
     Cluster(#[from] gamegraph_cluster::ClusterError),
 }

@@ -183,7 +183,7 @@ fn an_interrupted_build_keeps_what_it_finished_and_resumes() {
     let databases = gamegraph_games::databases(gamegraph_games::entry("oware").unwrap()).unwrap();
     let mut options = GameOptions::default();
     options.set("stones", 8);
-    let request = BuildRequest { options: &options, cluster: None };
+    let request = BuildRequest::here(&options);
     let stop = StopAfter { started: 0.into(), after: 4 };
     let error = databases.build(dir.path(), &request, &stop).err().expect("interrupted");
     assert!(error.to_string().contains("interrupted"), "{error}");

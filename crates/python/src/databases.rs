@@ -72,7 +72,7 @@ pub fn build(
     databases.check_build(entry.name, &build).map_err(bad_input)?;
     let report = interruptible(py, move |interrupt| {
         let bars = ProgressBars::new(!progress).with_interrupt(interrupt);
-        databases.build(&db, &BuildRequest { options: &all, cluster: None }, &bars)
+        databases.build(&db, &BuildRequest::here(&all), &bars)
     })?
     .map_err(directory_error)?;
     let report = report.expect("a build on one machine reports");

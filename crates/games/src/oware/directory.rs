@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::database::{build as build_here, Builder, Database, LayerStats};
+use super::database::{build as build_here, Database, LayerStats};
 use super::layer::Progress as LayerProgress;
 use super::{Pits, Rules, MAX_STONES};
 use crate::databases::{
-    report, BuildRequest, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
+    report, BuildRequest, Cluster, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameError, GameOption, GameOptions, OptionKind};
 
@@ -236,7 +236,7 @@ pub fn build(
     dir: &Path,
     rules: Rules,
     stones: usize,
-    cluster: Option<&gamegraph_cluster::Cluster>,
+    cluster: Option<&Cluster>,
     progress: &dyn Progress,
 ) -> Result<Option<BuildReport>, DirectoryError> {
     if stones > MAX_STONES {
@@ -250,7 +250,7 @@ pub fn build(
             (report.resumed, report.built)
         }
         Some(cluster) => match build_on_cluster(dir, rules, stones, cluster, &bars)? {
-            Some(report) => (report.resumed, report.built),
+            Some(built) => built,
             None => return Ok(None),
         },
     };
@@ -267,14 +267,16 @@ pub fn build(
 
 /// Every stone count solved by the workers of every process of `cluster`, each writing its
 /// range of the score file (in the directory they share); process 0's first worker completes
-/// each file and the manifest. Process 0 gets what was built, the others `None`.
+/// each file and the manifest. Process 0 gets the stone counts resumed and those built, the
+/// others `None`.
+#[cfg(feature = "cluster")]
 fn build_on_cluster(
     dir: &Path,
     rules: Rules,
     stones: usize,
-    cluster: &gamegraph_cluster::Cluster,
+    cluster: &Cluster,
     layers: &Layers<'_>,
-) -> Result<Option<gamegraph_cluster::dense::LayersBuilt>, DirectoryError> {
+) -> Result<Option<(usize, Vec<usize>)>, DirectoryError> {
     let owned = dir.to_path_buf();
     // Processes given other rules or stone counts would write a mixed database: they refuse
     // each other when they connect.
@@ -289,7 +291,7 @@ fn build_on_cluster(
         let done = move |stones, positions, seconds| {
             let _ = sender.send(LayerBuilt { stones, positions, seconds });
         };
-        let open = move |leader| Builder::open(&owned, rules, stones, leader);
+        let open = move |leader| super::database::Builder::open(&owned, rules, stones, leader);
         gamegraph_cluster::dense::build_layers(&cluster, stones, open, done)
     })?;
     let sent = gamegraph_cluster::kernel::messages_sent_elsewhere();
@@ -298,7 +300,19 @@ fn build_on_cluster(
         cluster.process,
         sent as f64 * 8.0 / 1e6
     ));
-    Ok(built)
+    Ok(built.map(|b| (b.resumed, b.built)))
+}
+
+/// Without the `cluster` feature there is no cluster to build on.
+#[cfg(not(feature = "cluster"))]
+fn build_on_cluster(
+    _: &Path,
+    _: Rules,
+    _: usize,
+    cluster: &Cluster,
+    _: &Layers<'_>,
+) -> Result<Option<(usize, Vec<usize>)>, DirectoryError> {
+    match *cluster {}
 }
 
 /// Reports each stone count to a [`Progress`] and keeps what each took.
