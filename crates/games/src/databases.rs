@@ -18,7 +18,7 @@ pub use gamegraph_cluster::Cluster;
 #[derive(Debug, Clone)]
 pub enum Cluster {}
 
-use crate::registry::{check_options, GameError, GameOption, GameOptions};
+use crate::registry::{check_options, GameEntry, GameError, GameOption, GameOptions};
 
 /// Reports long work as it goes: each piece of work (a stone count, a table) starts with the
 /// units it counts, advances, and ends with one line that says what it did. Front ends draw a
@@ -164,12 +164,24 @@ pub trait DatabaseDirectory: Sync {
     /// one at once rather than at its first question.
     fn check(&self, dir: &Path) -> Result<(), DirectoryError>;
 
-    /// Refuses options `build` does not take and values of the wrong type, and says which
-    /// required one is missing (an option whose default is empty must be given).
-    fn check_build(&self, game: &str, options: &GameOptions) -> Result<(), GameError> {
-        check_options(game, self.build_options(), options)?;
+    /// Checks the options of a build of `entry`'s databases, given together by name: the
+    /// game's own (its rules, checked by the entry) and the build's (what to build). Refuses
+    /// options neither takes and values of the wrong type, and says which required build option
+    /// is missing (one whose default is empty must be given).
+    fn check_build(&self, entry: &GameEntry, options: &GameOptions) -> Result<(), GameError> {
+        let (mut own, mut build) = (GameOptions::default(), GameOptions::default());
+        for (name, value) in options.iter() {
+            if entry.option(name).is_some() {
+                own.set(name, value);
+            } else {
+                build.set(name, value);
+            }
+        }
+        entry.check(&own)?;
+        let game = entry.name;
+        check_options(game, self.build_options(), &build)?;
         for (name, option) in self.build_options() {
-            if option.default.is_empty() && options.get(name).is_none() {
+            if option.default.is_empty() && build.get(name).is_none() {
                 return Err(GameError::BadOptions(format!("build {game} needs {name}: {}", option.help)));
             }
         }

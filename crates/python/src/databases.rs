@@ -58,18 +58,7 @@ pub fn build(
         return build_whole(py, entry.name, &db, game_options(options)?);
     };
     let all = game_options(options)?;
-    // The game's own options (its rules) and the build's (what to build) share the keywords.
-    let (mut own, mut build) =
-        (gamegraph_games::GameOptions::default(), gamegraph_games::GameOptions::default());
-    for (name, value) in all.iter() {
-        if entry.option(name).is_some() {
-            own.set(name, value);
-        } else {
-            build.set(name, value);
-        }
-    }
-    entry.check(&own).map_err(bad_input)?;
-    databases.check_build(entry.name, &build).map_err(bad_input)?;
+    databases.check_build(entry, &all).map_err(bad_input)?;
     let report = interruptible(py, move |interrupt| {
         let bars = ProgressBars::new(!progress).with_interrupt(interrupt);
         databases.build(&db, &BuildRequest::here(&all), &bars)

@@ -84,8 +84,7 @@ fn build_directory(entry: &GameEntry, databases: &dyn DatabaseDirectory, args: &
     for (name, value) in args.build.given().iter() {
         options.set(name, value);
     }
-    entry.check(&args.game.options())?;
-    databases.check_build(entry.name, &args.build.given())?;
+    databases.check_build(entry, &options)?;
     let cluster = args.cluster.cluster()?;
     let request = BuildRequest { options: &options, cluster: cluster.as_ref() };
     match databases.build(dir, &request, &Bars::new(false))? {
