@@ -74,18 +74,23 @@ pub enum StepKind {
     Enter,
     /// A leaf (final or at the depth limit) is evaluated to `value`.
     Leaf,
-    /// An inner node returns `value`.
+    /// A child of an inner node returned: `value` is the node's best so far, and `alpha`, `beta`
+    /// the window its next child gets (alpha-beta narrows it; the seed document's point). A
+    /// window that has closed (`alpha >= beta`) cuts the remaining children.
+    Update,
+    /// An inner node returns `value`; `alpha`, `beta` are its window as it ended.
     Exit,
     /// The subtree at `path` is skipped because the window closed.
     Prune,
 }
 
 impl StepKind {
-    /// The step's name in reports: `enter`, `leaf`, `exit` or `prune`.
+    /// The step's name in reports: `enter`, `leaf`, `update`, `exit` or `prune`.
     pub fn name(self) -> &'static str {
         match self {
             StepKind::Enter => "enter",
             StepKind::Leaf => "leaf",
+            StepKind::Update => "update",
             StepKind::Exit => "exit",
             StepKind::Prune => "prune",
         }
@@ -201,12 +206,15 @@ impl<G: Evaluate + MoveOrdering> Searcher<'_, G> {
                     self.result.best = Some(mv);
                 }
             }
+            let window = if prune { (alpha.max(best), beta) } else { (-INFINITY, INFINITY) };
+            self.step(StepKind::Update, window.0, window.1, Some(best));
             if prune && best >= beta {
-                self.cut(&moves[i + 1..], alpha, beta);
+                self.cut(&moves[i + 1..], window.0, window.1);
                 break;
             }
         }
-        self.step(StepKind::Exit, alpha, beta, Some(best));
+        let window = if prune { (alpha.max(best), beta) } else { (-INFINITY, INFINITY) };
+        self.step(StepKind::Exit, window.0, window.1, Some(best));
         self.buffers[ply] = moves;
         best
     }

@@ -295,7 +295,7 @@ impl MoveOrdering for TreeGame<'_> {
 }
 
 /// One step of a tree search, with values and window from MAX's point of view; serialised as
-/// front ends show it (`step` is `enter`, `leaf`, `exit` or `prune`).
+/// front ends show it (`step` is `enter`, `leaf`, `update`, `exit` or `prune`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TreeStep {
     /// What happened.
@@ -358,7 +358,7 @@ impl TreeAnalysis {
                 match s.kind {
                     StepKind::Leaf | StepKind::Exit => returned[node as usize] = value,
                     StepKind::Prune => mark_subtree(tree, node, &mut is_pruned),
-                    StepKind::Enter => {}
+                    StepKind::Enter | StepKind::Update => {}
                 }
                 TreeStep { kind: s.kind, node: tree.path_name(&s.path), id: node, alpha, beta, value }
             })

@@ -30,6 +30,35 @@ fn alphabeta_prunes_c_7_and_5_and_d_10() {
     assert_eq!((exit("B"), exit("C"), exit("D"), exit("")), (Some(4), Some(3), Some(2), Some(4)));
 }
 
+/// The window as the seed draws it, step by step: C's beta falls to 3 once its first leaf is
+/// back, below its alpha of 4, before 7 and 5 are cut; the root's alpha rises to 4 after B and
+/// ends there.
+#[test]
+fn alphabeta_shows_each_window_as_it_narrows() {
+    let tree = Tree::parse(SEED).unwrap();
+    let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
+    let at = |kind: StepKind, name: &str| {
+        r.trace.iter().position(|s| s.kind == kind && s.node == name).unwrap_or_else(|| panic!("{kind:?} {name}"))
+    };
+    let first_update_of_c = r.trace[at(StepKind::Leaf, "C/0")..]
+        .iter()
+        .position(|s| s.kind == StepKind::Update && s.node == "C")
+        .map(|i| i + at(StepKind::Leaf, "C/0"))
+        .expect("C updates its window after its first leaf");
+    let update = &r.trace[first_update_of_c];
+    assert_eq!((update.alpha, update.beta, update.value), (Some(4), Some(3), Some(3)));
+    assert!(first_update_of_c < at(StepKind::Prune, "C/1"), "beta=3 is shown before 7 is cut");
+    assert!(at(StepKind::Prune, "C/1") < at(StepKind::Prune, "C/2"));
+    // B narrows nothing for the root while it is searched, then the root's alpha is 4.
+    let after_b = r.trace.iter().find(|s| s.kind == StepKind::Update && s.node.is_empty()).unwrap();
+    assert_eq!((after_b.alpha, after_b.beta, after_b.value), (Some(4), None, Some(4)));
+    let root_exit = &r.trace[at(StepKind::Exit, "")];
+    assert_eq!((root_exit.alpha, root_exit.beta), (Some(4), None));
+    // Minimax keeps the whole window throughout.
+    let m = tree.analyze(Algorithm::Minimax, MoveOrder::Natural);
+    assert!(m.trace.iter().all(|s| s.alpha.is_none() && s.beta.is_none()));
+}
+
 #[test]
 fn labels_are_optional() {
     let tree = Tree::parse("((4 9 6) (3 7 5) (8 2 10))").unwrap();

@@ -581,6 +581,12 @@ async function stepTree() {
   drawTree();
 }
 
+function backTree() {
+  if (!trees.report || trees.step < 0) return;
+  trees.step -= 1;
+  drawTree();
+}
+
 async function resetTree() {
   if (!(await loadTree())) return;
   trees.step = -1;
@@ -603,12 +609,27 @@ function replay(report, step) {
     const s = report.trace[i];
     state.current = s.id;
     state.visited[s.id] = true;
-    if (s.step === "enter" || s.step === "leaf") state.window[s.id] = [s.alpha, s.beta];
-    if (s.step === "leaf" || s.step === "exit") state.value[s.id] = s.value;
+    // The window each node has now: entered with, then narrowed after each child (alpha-beta).
+    if (s.step !== "prune") state.window[s.id] = [s.alpha, s.beta];
+    if (s.step === "leaf" || s.step === "exit" || s.step === "update") state.value[s.id] = s.value;
     if (s.step === "leaf") state.leaves += 1;
     if (s.step === "prune") markPruned(s.id);
   }
   return state;
+}
+
+// The principal path of a finished search: from the root, the first child searched whose value
+// is the node's own (the move that decides it), down to a leaf.
+function principalPath(report, state) {
+  const path = new Set([0]);
+  let id = 0;
+  while (report.shape[id].children.length > 0) {
+    const next = report.shape[id].children.find((c) => !state.pruned[c] && state.value[c] === state.value[id]);
+    if (next === undefined) break;
+    path.add(next);
+    id = next;
+  }
+  return path;
 }
 
 function drawTree() {
@@ -636,9 +657,12 @@ function drawTree() {
   place(0, 0);
   svg.setAttribute("width", Math.max(300, 120 + nextLeaf * 60));
   svg.setAttribute("height", 100 + maxDepth * 90);
+  const done = trees.step >= report.trace.length - 1;
+  const principal = done ? principalPath(report, state) : new Set();
   for (const node of nodes) {
     for (const c of node.children) {
-      const cls = state.pruned[c] ? "edge pruned" : "edge";
+      let cls = state.pruned[c] ? "edge pruned" : "edge";
+      if (principal.has(node.id) && principal.has(c)) cls += " principal";
       svg.appendChild(svgElement("line", { class: cls, x1: pos[node.id].x, y1: pos[node.id].y + 14, x2: pos[c].x, y2: pos[c].y - 14 }));
     }
   }
@@ -649,6 +673,7 @@ function drawTree() {
     if (state.pruned[node.id]) classes.push("pruned");
     if (state.visited[node.id]) classes.push("visited");
     if (state.current === node.id && trees.step < report.trace.length - 1) classes.push("current");
+    if (principal.has(node.id)) classes.push("principal");
     const g = svgElement("g", { class: classes.join(" "), "data-name": node.name, "data-id": node.id });
     if (leaf) {
       g.appendChild(svgElement("rect", { x: x - 18, y: y - 13, width: 36, height: 26, rx: 4 }));
@@ -661,17 +686,28 @@ function drawTree() {
       const shown = state.value[node.id];
       if (shown !== null) g.appendChild(svgElement("text", { class: "value", x, y: y + (node.max ? 9 : 1), "text-anchor": "middle" }, String(shown)));
     }
-    if (node.label) g.appendChild(svgElement("text", { x: x - 24, y: y - 14, "text-anchor": "end" }, node.label));
+    // Labels and windows sit beside the node at its own height, where no edge runs: edges end
+    // at the top of a node and leave from its bottom.
+    if (node.label) g.appendChild(svgElement("text", { class: "label", x: x - 24, y: y + 4, "text-anchor": "end" }, node.label));
     const w = state.window[node.id];
     const stepping = trees.step < report.trace.length - 1;
-    // Windows on inner nodes; on a leaf only while the step is there, so that labels do not overlap.
+    // Windows on inner nodes (alpha over beta, on the right); on a leaf only while the step is
+    // there, below it, so that neighbours do not overlap.
     if (w && report.algo === "alphabeta" && (!leaf || (stepping && state.current === node.id))) {
-      g.appendChild(svgElement("text", { class: "window", x: x + 22, y: y - 16 }, `α=${bound(w[0], "-∞")} β=${bound(w[1], "+∞")}`));
+      const [alpha, beta] = [`α=${bound(w[0], "-∞")}`, `β=${bound(w[1], "+∞")}`];
+      const closed = w[0] !== null && w[1] !== null && w[0] >= w[1];
+      const text = svgElement("text", { class: closed ? "window closed" : "window", x: leaf ? x : x + 22, y: leaf ? y + 30 : y - 2, "text-anchor": leaf ? "middle" : "start" });
+      if (leaf) {
+        text.textContent = `${alpha} ${beta}`;
+      } else {
+        text.appendChild(svgElement("tspan", { x: x + 22 }, alpha));
+        text.appendChild(svgElement("tspan", { x: x + 22, dy: 13 }, beta));
+      }
+      g.appendChild(text);
     }
     g.appendChild(svgElement("title", {}, node.name || "root"));
     svg.appendChild(g);
   }
-  const done = trees.step >= report.trace.length - 1;
   const totalSteps = report.trace.length;
   $("tree-status").textContent = done
     ? `${report.algo} (${report.order} order): value ${report.value}, best move ${report.best ?? "-"}, leaves evaluated ${report.leaves} of ${report.total_leaves}, pruned: ${report.pruned.join(" ") || "none"}`
@@ -685,6 +721,10 @@ function describeStep(s) {
   switch (s.step) {
     case "enter": return `enter ${name}${window}`;
     case "leaf": return `leaf ${name} = ${s.value}`;
+    case "update": {
+      const closed = s.alpha !== null && s.beta !== null && s.alpha >= s.beta;
+      return `${name}: best so far ${s.value}, window now α=${bound(s.alpha, "-∞")}, β=${bound(s.beta, "+∞")}${closed ? " (closed: the rest is cut)" : ""}`;
+    }
     case "exit": return `${name} returns ${s.value}`;
     default: return `prune ${name}`;
   }
@@ -692,6 +732,7 @@ function describeStep(s) {
 
 $("tree-run").addEventListener("click", runTree);
 $("tree-step").addEventListener("click", stepTree);
+$("tree-back").addEventListener("click", backTree);
 $("tree-reset").addEventListener("click", resetTree);
 for (const id of ["algo", "order"]) $(id).addEventListener("change", runTree);
 $("tree-random").addEventListener("click", async () => {

@@ -452,3 +452,58 @@ fn the_page_plays_tictactoe_from_the_keyboard() {
         .script("return document.querySelector('#board .cell[data-move]').getAttribute('aria-label');");
     assert!(label.as_str().unwrap().starts_with("move "), "{label}");
 }
+
+/// The Trees view as the seed teaches alpha-beta: stepping through the seed's tree, C's window
+/// narrows to beta=3 (below its alpha of 4) before 7 and 5 are cut; a step back undoes the cut;
+/// at the end the principal path root-B-4 is highlighted.
+#[test]
+fn the_tree_view_shows_the_window_narrowing_at_c_before_the_cut() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    let tree = "A(B(4 9 6) C(3 7 5) D(8 2 10))";
+    browser.open(&format!("http://{server}/?tree={}&algo=alphabeta#trees", tree.replace(' ', "+")));
+    browser.wait_for("the tree", "return document.getElementById('tree-text').value.startsWith('A(B');");
+    set(&browser, "algo", "alphabeta");
+    browser.click("#tree-reset");
+    browser.wait_for("the reset tree", "return document.querySelectorAll('#tree-svg g.node').length === 13;");
+    let status = "document.getElementById('tree-status').textContent";
+    let c_window = "Array.from(document.querySelectorAll('#tree-svg g.node[data-name=\"C\"] text.window tspan')).map(t => t.textContent).join(' ')";
+    let pruned = "Array.from(document.querySelectorAll('#tree-svg g.node.pruned')).map(g => g.dataset.name).sort()";
+    let mut closed_at_c = None;
+    for step in 1..=40 {
+        browser.click("#tree-step");
+        let shown = browser.wait_for(
+            "the step",
+            &format!("const s = {status}; return s.startsWith('step {step} ') && [s, {c_window}, {pruned}];"),
+        );
+        if shown[0].as_str().unwrap().contains("C: best so far 3") {
+            closed_at_c = Some((step, shown));
+            break;
+        }
+    }
+    let (step, shown) = closed_at_c.expect("C's window narrows after its first leaf");
+    assert!(shown[0].as_str().unwrap().contains("window now α=4, β=3 (closed"), "{shown}");
+    assert_eq!(shown[1], "α=4 β=3", "C shows its narrowed window");
+    assert_eq!(shown[2], json!([]), "nothing is cut yet");
+    browser.screenshot("trees-midway");
+    // The next step cuts C/1 (7); a step back shows it uncut again.
+    browser.click("#tree-step");
+    let cut = browser
+        .wait_for("the cut", &format!("return {status}.startsWith('step {} ') && {pruned};", step + 1));
+    assert_eq!(cut, json!(["C/1"]));
+    browser.click("#tree-back");
+    let back =
+        browser.wait_for("the step back", &format!("return {status}.startsWith('step {step} ') && [{pruned}];"));
+    assert_eq!(back, json!([[]]));
+    // At the end: the principal path root, B, B/0 (the leaf 4), and the root's alpha is 4.
+    browser.click("#tree-run");
+    browser.wait_for("the end", &format!("return {status}.includes('leaves evaluated 6 of 9');"));
+    let principal = browser.script(
+        "return Array.from(document.querySelectorAll('#tree-svg g.node.principal')).map(g => g.dataset.name).sort();",
+    );
+    assert_eq!(principal, json!(["", "B", "B/0"]));
+    let root_window = browser.script(
+        "return Array.from(document.querySelectorAll('#tree-svg g.node[data-id=\"0\"] text.window tspan')).map(t => t.textContent).join(' ');",
+    );
+    assert_eq!(root_window, "α=4 β=+∞");
+}
