@@ -55,7 +55,7 @@ class TreeResult:
     Attributes: ``value`` (the root's value, MAX's point of view), ``best`` (the best root move),
     ``leaves`` (leaves evaluated), ``total_leaves``, ``nodes`` (nodes visited), ``pruned`` (the
     subtrees not searched, as paths like ``"C/1"``), ``trace`` (every step: the window on entry,
-    the value on exit, the prunes), ``algo`` and ``order``. ``to_dot()`` gives Graphviz; in
+    the best value and narrowed window after each child, the value on exit, the prunes), ``algo`` and ``order``. ``to_dot()`` gives Graphviz; in
     Jupyter the result shows as a picture of the tree.
     """
 
