@@ -76,6 +76,8 @@ pub struct GameOption {
 pub struct GameEntry {
     /// The command-line name.
     pub name: &'static str,
+    /// The name shown to people ("Tic-tac-toe", "Connect 4").
+    pub title: &'static str,
     /// Other names accepted for it.
     pub aliases: &'static [&'static str],
     /// One line about the game.
@@ -273,6 +275,7 @@ builtin_games!(crate::Connect4, crate::TicTacToe, crate::Oware, crate::Othello, 
 impl BuiltinGame for Connect4 {
     const ENTRY: GameEntry = GameEntry {
         name: "connect4",
+        title: "Connect 4",
         aliases: &["connect-4"],
         summary: "Connect 4, 7 x 6 by default (--width, --height: any size with width * (height + 1) <= 64)",
         positions: "the columns played, 1-based (4453); empty for the start",
@@ -312,6 +315,7 @@ impl BuiltinGame for Connect4 {
 impl BuiltinGame for TicTacToe {
     const ENTRY: GameEntry = GameEntry {
         name: "tictactoe",
+        title: "Tic-tac-toe",
         aliases: &["tic-tac-toe"],
         summary: "tic-tac-toe on 3 x 3, X moves first",
         positions: "9 cells row by row, X, O or . (X...O....); the side to move follows from the counts",
@@ -333,6 +337,7 @@ impl BuiltinGame for TicTacToe {
 impl BuiltinGame for Oware {
     const ENTRY: GameEntry = GameEntry {
         name: "oware",
+        title: "Oware (Awari)",
         aliases: &["awari"],
         summary: "Awari / Oware (--rules vu, the published solution's rules, or abapa); exact values \
                   from databases built with 'build oware --db DIR'",
@@ -379,6 +384,7 @@ impl BuiltinGame for Oware {
 impl BuiltinGame for Othello {
     const ENTRY: GameEntry = GameEntry {
         name: "othello",
+        title: "Othello",
         aliases: &["reversi"],
         summary: "Othello on 8 x 8, exact endgame solving (empties go to the winner)",
         positions: "64 squares A1 B1 ... H8 (X black, O white, - empty), a space and the side to move, as in .obf files",
@@ -404,6 +410,7 @@ impl BuiltinGame for Othello {
 impl BuiltinGame for Nim {
     const ENTRY: GameEntry = GameEntry {
         name: "nim",
+        title: "Nim",
         aliases: &[],
         summary: "Nim with any number of heaps, normal play (no move = loss); starts from 3,4,5",
         positions: "heap sizes separated by commas (3,4,5)",
@@ -425,6 +432,7 @@ impl BuiltinGame for Nim {
 impl BuiltinGame for Chess {
     const ENTRY: GameEntry = GameEntry {
         name: "chess",
+        title: "Chess",
         aliases: &[],
         summary: "Chess (rules by cozy-chess); exact distance to mate for up to 5 pieces from endgame \
                   tables built with 'build chess --tables SPEC --db DIR'",

@@ -108,18 +108,31 @@ function describeEstimate(v, game) {
   return `\u2248 ${shown}${u.unit ? ` ${u.unit}` : ""}${depth}`;
 }
 
+// What an exact score counts, by game, where it is more than a win or a loss.
+const EXACT_UNITS = { oware: "stones", othello: "discs" };
+
+function plies(n) {
+  return `${n} ${n === 1 ? "ply" : "plies"}`;
+}
+
+// An exact value in words: the result, its margin in the game's units, the plies to the end.
 function describe(v, game) {
   if (v.value === null || v.value === undefined) return "?";
   if (isEstimate(v)) return describeEstimate(v, game);
-  const known = v.remoteness !== null && v.remoteness !== undefined && v.outcome !== "draw";
+  const known = v.remoteness !== null && v.remoteness !== undefined;
+  // A draw with a distance ends in that many plies; without one, play goes on for ever.
+  if (v.outcome === "draw") return known ? `draw in ${plies(v.remoteness)}` : "draw";
   if (isDecisive(v) && known) {
     // Mate in N moves for the winner (ceil(plies / 2)), N moves of resistance for the loser.
     const moves = v.outcome === "win" ? Math.ceil(v.remoteness / 2) : Math.floor(v.remoteness / 2);
-    return `${v.outcome} in ${moves} (${v.remoteness} plies)`;
+    return `${v.outcome} in ${moves} (${plies(v.remoteness)})`;
   }
-  const score = v.value > 0 ? `+${v.value}` : `${v.value}`;
-  const distance = known ? ` in ${v.remoteness}` : "";
-  return `${v.outcome} ${score}${distance}`;
+  const unit = EXACT_UNITS[game];
+  const margin = unit ? ` by ${Math.abs(v.value)} ${unit}` : "";
+  const distance = known ? ` in ${plies(v.remoteness)}` : "";
+  // Connect 4's standard score (docs/scores.md): the sooner the win, the higher.
+  const score = !unit && Math.abs(v.value) > 1 ? ` (score ${v.value > 0 ? "+" : ""}${v.value})` : "";
+  return `${v.outcome}${margin}${distance}${score}`;
 }
 
 // Orders moves best first for the player making them: value, then the fastest win or slowest loss.
@@ -366,6 +379,42 @@ function playableCell(div, move, game, humanTurn) {
   });
 }
 
+// Connect 4: every empty cell of a column plays there, but only the cell the stone drops to is
+// coloured by its value and reached by the keyboard, so the board keeps its look.
+function onlyDropCells(board) {
+  const seen = new Set();
+  for (const div of [...board.children].reverse()) {
+    const move = div.dataset.move;
+    if (!move) continue;
+    if (seen.has(move)) {
+      div.classList.remove("win", "lose", "draw", "estimate", "unknown");
+      div.classList.add("column");
+      div.tabIndex = -1;
+      div.removeAttribute("role");
+    } else {
+      seen.add(move);
+    }
+  }
+}
+
+// The moves played from the position loaded, numbered by move (two plies), the current one in bold.
+function showRecord() {
+  const record = $("record");
+  record.replaceChildren();
+  const played = play.moves.slice(1);
+  if (played.length === 0) {
+    record.textContent = "No move played yet.";
+    return;
+  }
+  played.forEach((move, i) => {
+    if (i % 2 === 0) record.append(`${i / 2 + 1}. `);
+    const span = Object.assign(document.createElement("span"), { textContent: move });
+    if (i + 1 === play.cursor) span.className = "current-move";
+    if (i + 1 > play.cursor) span.className = "undone-move";
+    record.append(span, " ");
+  });
+}
+
 function render(a) {
   const moveByName = new Map(a.moves.map((m) => [m.move, m]));
   const board = $("board");
@@ -380,6 +429,8 @@ function render(a) {
   $("flip").hidden = !chess;
   board.className = `board game-${a.game}${chess && play.flipped ? " flipped" : ""}`;
   board.style.gridTemplateColumns = `repeat(${a.board.cols}, auto)`;
+  // The cells shrink to fit a narrow screen (style.css, --fit).
+  board.style.setProperty("--cols", a.board.cols);
   board.replaceChildren();
   const humanTurn = !engineToMove(play.cursor) && !a.over;
   const last = play.moves[play.cursor];
@@ -394,7 +445,9 @@ function render(a) {
     else if (move) playableCell(div, move, a.game, humanTurn);
     board.appendChild(div);
   }
+  if (a.game === "connect4") onlyDropCells(board);
   $("board-note").textContent = a.board.note || "";
+  showRecord();
   const list = $("moves");
   list.replaceChildren();
   // Chess lists its many moves best first, as tablebase sites do; other games keep their order.
@@ -421,36 +474,72 @@ function render(a) {
   $("play-status").textContent = status;
 }
 
+// The value history, drawn as GamesmanUni draws it: one point per position of the game, by move
+// number, from the side chosen above the chart (White, Black, X, O... as the game names its
+// players). A proven win of that side sits above the middle line, a loss below, a draw on it;
+// the nearer the end (the fewer plies to it), the nearer the edge, so that the distance to mate
+// shows. An estimate of a limited search proves nothing: it stays inside the middle band,
+// hollow, scaled to the largest estimate of the game.
 function drawChart() {
   const svg = $("chart");
   svg.replaceChildren();
-  const width = +svg.getAttribute("width");
-  const height = +svg.getAttribute("height");
-  // Values for the first player: the mover's value, negated on the second player's turns.
-  const points = play.analyses.slice(0, play.cursor + 1).map((a, ply) => {
-    if (!a || a.value === null || a.value === undefined) return null;
-    // A won or lost game at a distance counts as one more than any ordinary score.
-    const value = isDecisive(a) ? Math.sign(a.value) * 1000 : a.value;
-    return ply % 2 === 0 ? value : -value;
-  });
-  const known = points.filter((p) => p !== null);
-  const top = Math.max(1, ...known.map(Math.abs));
-  const x = (i) => 30 + (i * (width - 40)) / Math.max(1, points.length - 1);
-  const y = (v) => height / 2 - (v / top) * (height / 2 - 15);
-  svg.appendChild(svgElement("line", { x1: 30, y1: y(0), x2: width - 10, y2: y(0), stroke: "#d0d7de" }));
-  svg.appendChild(svgElement("text", { x: 2, y: y(top) + 4 }, `+${top}`));
-  svg.appendChild(svgElement("text", { x: 2, y: y(-top) + 4 }, `-${top}`));
-  const path = points.map((p, i) => (p === null ? null : `${x(i)},${y(p)}`)).filter(Boolean);
-  if (path.length > 1) {
-    svg.appendChild(svgElement("polyline", { points: path.join(" "), fill: "none", stroke: "#0969da", "stroke-width": 2 }));
+  const [width, height] = [640, 180];
+  const [left, right, top, bottom] = [52, 12, 10, 24];
+  const mid = (top + height - bottom) / 2;
+  const half = (height - bottom - top) / 2;
+  const shown = play.analyses.slice(0, play.cursor + 1);
+  const sides = [...new Set(shown.filter(Boolean).map((a) => a.board && a.board.to_move).filter(Boolean))];
+  const select = $("chart-side");
+  if ([...select.options].map((o) => o.value).join() !== sides.join()) {
+    const kept = select.value;
+    select.replaceChildren(...sides.map((s) => Object.assign(document.createElement("option"), { value: s, textContent: s })));
+    if (sides.includes(kept)) select.value = kept;
   }
+  const side = select.value || sides[0];
+  const longest = Math.max(1, ...shown.filter((a) => a && !isEstimate(a) && a.remoteness !== null && a.remoteness !== undefined).map((a) => a.remoteness));
+  const largest = Math.max(1, ...shown.filter((a) => a && isEstimate(a) && !isDecisive(a)).map((a) => Math.abs(a.value)));
+  const points = shown.map((a) => {
+    if (!a || a.value === null || a.value === undefined) return null;
+    const sign = a.board && a.board.to_move === side ? 1 : -1;
+    const said = `${a.board ? a.board.to_move : ""} to move: ${describe(a, a.game)}`;
+    if (isEstimate(a)) {
+      const v = isDecisive(a) ? Math.sign(a.value) : Math.max(-1, Math.min(1, a.value / largest));
+      return { y: mid - sign * v * 0.3 * half, estimate: true, said };
+    }
+    if (a.outcome === "draw" || !a.outcome) return { y: mid, estimate: false, said };
+    const wins = (a.outcome === "win") === (sign === 1);
+    const near = 1 - Math.min(a.remoteness ?? longest, longest) / (longest + 1);
+    return { y: mid + (wins ? -1 : 1) * (0.4 + 0.6 * near) * half, estimate: false, said };
+  });
+  const x = (i) => left + (i * (width - left - right)) / Math.max(1, points.length - 1);
+  const line = (y, cls) => svg.appendChild(svgElement("line", { class: cls, x1: left, y1: y, x2: width - right, y2: y }));
+  line(top, "edge-line");
+  line(mid, "draw-line");
+  line(height - bottom, "edge-line");
+  const label = (y, text, cls) => svg.appendChild(svgElement("text", { class: cls, x: left - 6, y: y + 4, "text-anchor": "end" }, text));
+  label(top + 8, "wins", "win");
+  label(mid, "draw", "draw");
+  label(height - bottom - 6, "loses", "lose");
+  // Move numbers along the bottom: every move when few, else about ten of them.
+  const every = Math.max(1, Math.ceil(points.length / 10));
+  points.forEach((_, i) => {
+    if (i % every === 0 || i === points.length - 1) {
+      svg.appendChild(svgElement("text", { class: "tick", x: x(i), y: height - 6, "text-anchor": "middle" }, String(i)));
+    }
+  });
+  const path = points.map((p, i) => (p === null ? null : `${x(i)},${p.y}`)).filter(Boolean);
+  if (path.length > 1) svg.appendChild(svgElement("polyline", { class: "history", points: path.join(" ") }));
   points.forEach((p, i) => {
-    if (p !== null) svg.appendChild(svgElement("circle", { cx: x(i), cy: y(p), r: 3, fill: "#0969da" }));
+    if (p === null) return;
+    const point = svgElement("circle", { class: p.estimate ? "point estimate" : "point", cx: x(i), cy: p.y, r: 3.5 });
+    point.appendChild(svgElement("title", {}, `position ${i}, ${p.said}`));
+    svg.appendChild(point);
   });
 }
 
 $("game").addEventListener("change", newGame);
 for (const id of ["width", "height", "rules"]) $(id).addEventListener("change", newGame);
+$("chart-side").addEventListener("change", drawChart);
 $("mode").addEventListener("change", () => {
   play.autoFlip = true;
   refresh();
@@ -816,7 +905,8 @@ function drawGraph(report) {
   const height = +svg.getAttribute("height");
   const { p, index } = layout(names, report.edges, width, height);
   const defs = svgElement("defs");
-  const marker = svgElement("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 22, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" });
+  // Arrowheads sized in pixels (not by the thin edge's width), their tip at the circle's edge.
+  const marker = svgElement("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 25, refY: 5, markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" });
   marker.appendChild(svgElement("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#57606a" }));
   defs.appendChild(marker);
   svg.appendChild(defs);
@@ -843,6 +933,14 @@ function drawGraph(report) {
     row.className = r.outcome;
     for (const text of [name, r.outcome, r.value ?? "", r.remoteness ?? "", r.best.join(" ")]) row.insertCell().textContent = String(text);
   });
+  // The drawing cropped to the positions laid out, without the empty margins of the layout box.
+  if (p.length > 0) {
+    const [x0, x1] = [Math.min(...p.map((q) => q.x)) - 40, Math.max(...p.map((q) => q.x)) + 40];
+    const [y0, y1] = [Math.min(...p.map((q) => q.y)) - 30, Math.max(...p.map((q) => q.y)) + 45];
+    svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    svg.style.width = `${x1 - x0}px`;
+    svg.style.height = `${y1 - y0}px`;
+  }
   const count = (o) => names.filter((n) => report.positions[n].outcome === o).length;
   $("graph-status").textContent = `${report.model} model: ${names.length} positions, ${count("win")} win, ${count("lose")} lose, ${count("draw")} draw`;
 }
@@ -865,7 +963,7 @@ $("model").addEventListener("change", solveGraph);
     $("play-error").textContent = e.message;
     return;
   }
-  for (const g of play.games) $("game").appendChild(Object.assign(document.createElement("option"), { value: g.name, textContent: g.name }));
+  for (const g of play.games) $("game").appendChild(Object.assign(document.createElement("option"), { value: g.name, textContent: g.title || g.name }));
   const linked = play.games.find((g) => g.name === params.get("game") || (g.aliases || []).includes(params.get("game")));
   $("game").value = linked ? linked.name : "tictactoe";
   for (const name of ["width", "height", "rules"]) if (params.has(name)) $(name).value = params.get(name);

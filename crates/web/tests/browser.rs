@@ -183,13 +183,15 @@ fn the_page_plays_traces_and_solves() {
         let (mv, value, class) =
             (entry[0].as_str().unwrap(), entry[1].as_str().unwrap(), entry[2].as_str().unwrap());
         if ["1", "3", "7", "9"].contains(&mv) {
-            assert_eq!(value, "draw 0", "corner {mv}");
+            assert_eq!(value, "draw", "corner {mv}");
             assert!(class.contains("draw"));
         } else {
-            assert!(value.starts_with("lose -1 in "), "edge {mv}: {value}");
+            assert!(value.starts_with("lose in ") && value.ends_with(" plies"), "edge {mv}: {value}");
             assert!(class.contains("lose"));
         }
     }
+    let record = browser.script("return document.getElementById('record').textContent;");
+    assert_eq!(record, "1. 5 ", "the game record");
     let cell_classes = browser.script("return document.querySelector(\".cell[data-move='2']\").className;");
     assert!(
         cell_classes.as_str().unwrap().contains("lose"),
@@ -285,7 +287,7 @@ fn the_page_plays_chess_endgames_from_the_tables() {
     assert_eq!(moves[0].1, "win in 16 (31 plies)", "best first: {moves:?}");
     assert!(moves[0].2.contains("win") && moves[0].2.contains("best"), "{moves:?}");
     let b2c2 = moves.iter().find(|m| m.0 == "b2c2").expect("b2c2 is listed");
-    assert_eq!(b2c2.1, "draw 0", "the rook is taken");
+    assert!(b2c2.1.starts_with("draw"), "the rook is taken: {}", b2c2.1);
     assert!(b2c2.2.contains("draw"));
     let squares = browser.script("return document.querySelectorAll('#board .cell').length;");
     assert_eq!(squares, 64);
@@ -298,6 +300,24 @@ fn the_page_plays_chess_endgames_from_the_tables() {
          && document.getElementById('play-status').textContent.includes('win in 15 (29 plies)');",
     );
     browser.screenshot("chess");
+
+    // The value history, from White's side by default: three positions, each a proven win for
+    // White, above the draw line and nearer the top as the mate comes nearer; from Black's side
+    // the same points below it.
+    let chart = "const line = document.querySelector('#chart .draw-line').getAttribute('y1');         return [Array.from(document.getElementById('chart-side').options).map(o => o.value),         Array.from(document.querySelectorAll('#chart circle.point')).map(c => +c.getAttribute('cy') - line)];";
+    let shown = browser.script(chart);
+    assert_eq!(shown[0], json!(["White", "Black"]), "{shown}");
+    let offsets: Vec<f64> = shown[1].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(offsets.len(), 3, "{shown}");
+    assert!(offsets.iter().all(|&o| o < 0.0), "White wins: above the line: {offsets:?}");
+    assert!(offsets[2] < offsets[0], "the mate is nearer: nearer the top: {offsets:?}");
+    set(&browser, "chart-side", "Black");
+    let black = browser.script(chart);
+    let below: Vec<f64> = black[1].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!(below.iter().zip(&offsets).all(|(b, w)| (b + w).abs() < 1e-6), "Black's view mirrors White's: {below:?}");
+    set(&browser, "chart-side", "White");
+    browser.script("document.getElementById('chart').scrollIntoView();");
+    browser.screenshot("chart");
 }
 
 /// What a user of chess sites expects: a piece clicked then its square, a pawn's promotion picked
@@ -506,4 +526,40 @@ fn the_tree_view_shows_the_window_narrowing_at_c_before_the_cut() {
         "return Array.from(document.querySelectorAll('#tree-svg g.node[data-id=\"0\"] text.window tspan')).map(t => t.textContent).join(' ');",
     );
     assert_eq!(root_window, "α=4 β=+∞");
+}
+
+/// At a phone's 360 px the page fits its width in every view: no horizontal scrolling, the board
+/// whole, the tabs reachable.
+#[test]
+fn the_page_fits_a_phone_360_px_wide() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    browser.command("POST", "/window/rect", json!({"width": 360, "height": 780}));
+    let inner = browser.script("return window.innerWidth;");
+    assert!(inner.as_u64().unwrap() <= 360, "the window is {inner} px wide");
+    let overflow = "const d = document.documentElement; \
+        const wide = Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > d.clientWidth + 1 && e.offsetParent !== null && !e.closest('.scroll')).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 5); \
+        return [d.scrollWidth, d.clientWidth, wide];";
+    for (view, ready) in [
+        ("?game=chess#play", "document.querySelectorAll('#moves button').length === 20"),
+        ("?game=connect4#play", "document.querySelectorAll('#board .cell').length === 42"),
+        ("?game=oware#play", "document.querySelectorAll('#moves button').length > 0"),
+        ("#trees", "document.querySelectorAll('#tree-svg g.node').length > 0 || true"),
+        ("#graphs", "document.getElementById('graph-text') !== null"),
+    ] {
+        browser.open(&format!("http://{server}/{view}"));
+        browser.wait_for(view, &format!("return {ready};"));
+        if view == "#trees" {
+            browser.click("#tree-run");
+            browser.wait_for("the tree", "return document.querySelectorAll('#tree-svg g.node').length > 0;");
+        }
+        let measured = browser.script(overflow);
+        let (scroll, client) = (measured[0].as_u64().unwrap(), measured[1].as_u64().unwrap());
+        assert!(scroll <= client, "{view}: the page is {scroll} px wide in {client} px: {}", measured[2]);
+        if view == "?game=chess#play" {
+            let board = browser.script("const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.right];");
+            assert!(board[0].as_f64().unwrap() >= 0.0 && board[1].as_f64().unwrap() <= client as f64, "the board is cut: {board}");
+            browser.screenshot("phone-chess");
+        }
+    }
 }
