@@ -38,7 +38,10 @@ fn alphabeta_shows_each_window_as_it_narrows() {
     let tree = Tree::parse(SEED).unwrap();
     let r = tree.analyze(Algorithm::AlphaBeta, MoveOrder::Natural);
     let at = |kind: StepKind, name: &str| {
-        r.trace.iter().position(|s| s.kind == kind && s.node == name).unwrap_or_else(|| panic!("{kind:?} {name}"))
+        r.trace
+            .iter()
+            .position(|s| s.kind == kind && s.node == name)
+            .unwrap_or_else(|| panic!("{kind:?} {name}"))
     };
     let first_update_of_c = r.trace[at(StepKind::Leaf, "C/0")..]
         .iter()

@@ -314,7 +314,10 @@ fn the_page_plays_chess_endgames_from_the_tables() {
     set(&browser, "chart-side", "Black");
     let black = browser.script(chart);
     let below: Vec<f64> = black[1].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-    assert!(below.iter().zip(&offsets).all(|(b, w)| (b + w).abs() < 1e-6), "Black's view mirrors White's: {below:?}");
+    assert!(
+        below.iter().zip(&offsets).all(|(b, w)| (b + w).abs() < 1e-6),
+        "Black's view mirrors White's: {below:?}"
+    );
     set(&browser, "chart-side", "White");
     browser.script("document.getElementById('chart').scrollIntoView();");
     browser.screenshot("chart");
@@ -488,7 +491,8 @@ fn the_tree_view_shows_the_window_narrowing_at_c_before_the_cut() {
     browser.wait_for("the reset tree", "return document.querySelectorAll('#tree-svg g.node').length === 13;");
     let status = "document.getElementById('tree-status').textContent";
     let c_window = "Array.from(document.querySelectorAll('#tree-svg g.node[data-name=\"C\"] text.window tspan')).map(t => t.textContent).join(' ')";
-    let pruned = "Array.from(document.querySelectorAll('#tree-svg g.node.pruned')).map(g => g.dataset.name).sort()";
+    let pruned =
+        "Array.from(document.querySelectorAll('#tree-svg g.node.pruned')).map(g => g.dataset.name).sort()";
     let mut closed_at_c = None;
     for step in 1..=40 {
         browser.click("#tree-step");
@@ -512,8 +516,8 @@ fn the_tree_view_shows_the_window_narrowing_at_c_before_the_cut() {
         .wait_for("the cut", &format!("return {status}.startsWith('step {} ') && {pruned};", step + 1));
     assert_eq!(cut, json!(["C/1"]));
     browser.click("#tree-back");
-    let back =
-        browser.wait_for("the step back", &format!("return {status}.startsWith('step {step} ') && [{pruned}];"));
+    let back = browser
+        .wait_for("the step back", &format!("return {status}.startsWith('step {step} ') && [{pruned}];"));
     assert_eq!(back, json!([[]]));
     // At the end: the principal path root, B, B/0 (the leaf 4), and the root's alpha is 4.
     browser.click("#tree-run");
@@ -558,7 +562,10 @@ fn the_page_fits_a_phone_360_px_wide() {
         assert!(scroll <= client, "{view}: the page is {scroll} px wide in {client} px: {}", measured[2]);
         if view == "?game=chess#play" {
             let board = browser.script("const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.right];");
-            assert!(board[0].as_f64().unwrap() >= 0.0 && board[1].as_f64().unwrap() <= client as f64, "the board is cut: {board}");
+            assert!(
+                board[0].as_f64().unwrap() >= 0.0 && board[1].as_f64().unwrap() <= client as f64,
+                "the board is cut: {board}"
+            );
             browser.screenshot("phone-chess");
         }
     }

@@ -290,10 +290,18 @@ impl Oware {
             crate::Cell::new(pos.pits[i].to_string(), "pit", mv)
         };
         let cells = (6..12).rev().chain(0..6).map(pit).collect();
-        let note = format!(
+        let mut note = format!(
             "captured: {} by the player to move, {} by the opponent",
             pos.captured[0], pos.captured[1]
         );
+        // A pit with stones that cannot be played would leave the opponent without stones while
+        // another move leaves them some (both rule variants forbid it).
+        if (0..6).any(|i| pos.pits[i] > 0 && !legal.contains(&(i as u8))) {
+            note.push_str(
+                "; a pit with stones that cannot be played would leave the opponent without stones, \
+                 which is not allowed while another move leaves them some",
+            );
+        }
         crate::BoardView { rows: 2, cols: 6, cells, to_move: "bottom row".into(), note: Some(note) }
     }
 }
@@ -327,6 +335,24 @@ fn parse_counts(text: &str, column: usize, count: usize, what: &str) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pit with stones that the feeding rule forbids is explained under the board, in both
+    /// variants; a position where every pit with stones plays says nothing of it.
+    #[test]
+    fn the_board_says_why_a_pit_with_stones_cannot_be_played() {
+        for rules in Rules::ALL {
+            let game = Oware::new(rules);
+            // The opponent has nothing: pit 0 (one stone, to pit 1) would leave them nothing;
+            // pit 5 feeds them.
+            let pos = game.parse_position("1,0,0,0,0,1,0,0,0,0,0,0/20,26").unwrap();
+            let view = game.board_view(&pos);
+            let note = view.note.unwrap();
+            assert!(note.contains("would leave the opponent without stones"), "{rules}: {note}");
+            assert!(view.cells[6].mv.is_none() && view.cells[11].mv.is_some(), "{rules}");
+            let start = game.board_view(&game.start()).note.unwrap();
+            assert!(!start.contains("cannot be played"), "{start}");
+        }
+    }
 
     #[test]
     fn notation_round_trips_and_reports_columns() {
