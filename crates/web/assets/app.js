@@ -96,43 +96,55 @@ function valueClass(v) {
 }
 
 function describeEstimate(v, game) {
-  const depth = v.depth ? ` (depth ${v.depth})` : "";
+  const depth = v.depth ? t("estimate.depth", { depth: v.depth }) : "";
   if (isDecisive(v)) {
     const plies = DECISIVE * 2 - Math.abs(v.value);
-    const side = v.value > 0 ? "mates" : "is mated";
-    return `\u2248 ${side}${plies > 0 && plies < 1000 ? ` in ${Math.ceil(plies / 2)}` : ""}${depth}`;
+    const side = t(v.value > 0 ? "estimate.mates" : "estimate.mated");
+    return `\u2248 ${side}${plies > 0 && plies < 1000 ? t("estimate.in", { moves: Math.ceil(plies / 2) }) : ""}${depth}`;
   }
   const u = ESTIMATE_UNITS[game] || { scale: 1, unit: "", digits: 0 };
   const x = v.value / u.scale;
-  const shown = `${x > 0 ? "+" : x < 0 ? "\u2212" : ""}${Math.abs(x).toFixed(u.digits)}`;
-  return `\u2248 ${shown}${u.unit ? ` ${u.unit}` : ""}${depth}`;
+  // In the page's language: 0.30 in English, 0,30 in French.
+  const number = Math.abs(x).toLocaleString(LANG, { minimumFractionDigits: u.digits, maximumFractionDigits: u.digits, useGrouping: false });
+  const shown = `${x > 0 ? "+" : x < 0 ? "\u2212" : ""}${number}`;
+  return `\u2248 ${shown}${u.unit ? ` ${t(`unit.${u.unit}`)}` : ""}${depth}`;
 }
 
 // What an exact score counts, by game, where it is more than a win or a loss.
 const EXACT_UNITS = { oware: "stones", othello: "discs" };
 
 function plies(n) {
-  return `${n} ${n === 1 ? "ply" : "plies"}`;
+  return t(n === 1 ? "plies.one" : "plies.many", { n });
+}
+
+// A side's name as the server gives it ("White", "X"), in the page's language.
+function sideName(name) {
+  return localName("name", name);
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // An exact value in words: the result, its margin in the game's units, the plies to the end.
 function describe(v, game) {
-  if (v.value === null || v.value === undefined) return "?";
+  if (v.value === null || v.value === undefined) return t("value.unknown");
   if (isEstimate(v)) return describeEstimate(v, game);
   const known = v.remoteness !== null && v.remoteness !== undefined;
   // A draw with a distance ends in that many plies; without one, play goes on for ever.
-  if (v.outcome === "draw") return known ? `draw in ${plies(v.remoteness)}` : "draw";
+  if (v.outcome === "draw") return known ? t("value.draw-in", { plies: plies(v.remoteness) }) : t("value.draw");
+  const outcome = t(`outcome.${v.outcome}`);
   if (isDecisive(v) && known) {
     // Mate in N moves for the winner (ceil(plies / 2)), N moves of resistance for the loser.
     const moves = v.outcome === "win" ? Math.ceil(v.remoteness / 2) : Math.floor(v.remoteness / 2);
-    return `${v.outcome} in ${moves} (${plies(v.remoteness)})`;
+    return t("value.mate", { outcome, moves, plies: plies(v.remoteness) });
   }
   const unit = EXACT_UNITS[game];
-  const margin = unit ? ` by ${Math.abs(v.value)} ${unit}` : "";
-  const distance = known ? ` in ${plies(v.remoteness)}` : "";
+  const margin = unit ? t("value.margin", { amount: Math.abs(v.value), unit: t(`unit.${unit}`) }) : "";
+  const distance = known ? t("value.distance", { plies: plies(v.remoteness) }) : "";
   // Connect 4's standard score (docs/scores.md): the sooner the win, the higher.
-  const score = !unit && Math.abs(v.value) > 1 ? ` (score ${v.value > 0 ? "+" : ""}${v.value})` : "";
-  return `${v.outcome}${margin}${distance}${score}`;
+  const score = !unit && Math.abs(v.value) > 1 ? t("value.score", { score: `${v.value > 0 ? "+" : ""}${v.value}` }) : "";
+  return t("value.exact", { outcome, margin, distance, score });
 }
 
 // Orders moves best first for the player making them: value, then the fastest win or slowest loss.
@@ -200,7 +212,7 @@ async function refresh() {
   const position = play.history[play.cursor];
   $("position").value = position;
   $("play-error").textContent = "";
-  $("play-status").textContent = "thinking...";
+  $("play-status").textContent = t("status.thinking");
   setBusy(true);
   const id = ++play.request;
   const params = gameQuery();
@@ -212,7 +224,7 @@ async function refresh() {
   } catch (e) {
     if (id === play.request) {
       setBusy(false);
-      $("play-error").textContent = e.name === "AbortError" ? "search cancelled" : e.message;
+      $("play-error").textContent = e.name === "AbortError" ? t("status.cancelled") : e.message;
       $("play-status").textContent = "";
     }
     return false;
@@ -243,7 +255,7 @@ async function loadPosition(text) {
     render(shown);
     drawChart();
   }
-  $("play-error").textContent = `${error} (the last good position stays)`;
+  $("play-error").textContent = t("status.kept", { error });
 }
 
 function engineMove(analysis) {
@@ -303,7 +315,7 @@ function playTo(a, to) {
     playMove(candidates[0]);
   } else if (candidates.length > 1) {
     const picker = $("promotion");
-    picker.replaceChildren(Object.assign(document.createElement("span"), { textContent: "Promote to " }));
+    picker.replaceChildren(Object.assign(document.createElement("span"), { textContent: t("promote.to") }));
     const white = a.board.to_move === "White";
     const order = (m) => "qrbn".indexOf(m.move.slice(4));
     for (const m of [...candidates].sort((x, y) => order(x) - order(y))) {
@@ -313,7 +325,7 @@ function playTo(a, to) {
       button.dataset.move = m.move;
       button.textContent = PROMOTION_PIECES[piece][white ? 0 : 1];
       button.title = `${m.move}: ${describe(m, a.game)}`;
-      button.setAttribute("aria-label", `${{ q: "queen", r: "rook", b: "bishop", n: "knight" }[piece]}: ${describe(m, a.game)}`);
+      button.setAttribute("aria-label", `${t(`piece.${piece}`)}: ${describe(m, a.game)}`);
       button.addEventListener("click", () => {
         clearSelection();
         playMove(m);
@@ -344,6 +356,13 @@ function chessCell(a, div, i, humanTurn, last) {
   if (!humanTurn) return;
   div.tabIndex = 0;
   div.addEventListener("click", () => chessClick(a, square));
+  // From the keyboard: Enter or Space picks the piece up, then puts it down on its square.
+  div.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      chessClick(a, square);
+    }
+  });
   if (movesFrom(a, square).length) {
     div.classList.add("movable");
     div.draggable = true;
@@ -365,7 +384,7 @@ function chessCell(a, div, i, humanTurn, last) {
 function playableCell(div, move, game, humanTurn) {
   div.classList.add("playable", valueClass(move));
   div.title = `${move.move}: ${describe(move, game)}`;
-  div.setAttribute("aria-label", `move ${move.move}: ${describe(move, game)}`);
+  div.setAttribute("aria-label", t("cell.move", { move: move.move, value: describe(move, game) }));
   div.dataset.move = move.move;
   if (!humanTurn) return;
   div.tabIndex = 0;
@@ -403,7 +422,7 @@ function showRecord() {
   record.replaceChildren();
   const played = play.moves.slice(1);
   if (played.length === 0) {
-    record.textContent = "No move played yet.";
+    record.textContent = t("record.none");
     return;
   }
   played.forEach((move, i) => {
@@ -465,11 +484,11 @@ function render(a) {
   }
   let status;
   if (a.over) {
-    status = `Game over: ${a.value === 0 ? "draw" : `the player to move has ${a.value > 0 ? "won" : "lost"} (${a.value})`}`;
+    status = a.value === 0 ? t("status.over-draw") : t(a.value > 0 ? "status.over-won" : "status.over-lost", { value: a.value });
   } else {
-    const who = engineToMove(play.cursor) ? "engine" : "you";
-    status = `${a.board.to_move} to move (${who}): ${describe(a, a.game)}`;
-    if (a.cut_by_time) status += ` (some values cut at the ${a.time_limit_seconds} s limit)`;
+    const who = t(engineToMove(play.cursor) ? "status.engine" : "status.you");
+    status = capitalized(t("status.to-move", { side: sideName(a.board.to_move), who, value: describe(a, a.game) }));
+    if (a.cut_by_time) status += t("status.cut", { seconds: a.time_limit_seconds });
   }
   $("play-status").textContent = status;
 }
@@ -488,20 +507,25 @@ function drawChart() {
   const mid = (top + height - bottom) / 2;
   const half = (height - bottom - top) / 2;
   const shown = play.analyses.slice(0, play.cursor + 1);
-  const sides = [...new Set(shown.filter(Boolean).map((a) => a.board && a.board.to_move).filter(Boolean))];
+  // The side to move at each position, by the name the game gives it (White, X...); games that
+  // name no side (Oware's board is seen from the mover, Nim's heaps belong to nobody) alternate.
+  const named = [...new Set(shown.filter(Boolean).map((a) => a.board && a.board.to_move).filter(Boolean))];
+  const byName = named.length >= 2;
+  const sides = byName ? named : [t("side.first"), t("side.second")];
+  const mover = (a, ply) => (byName ? a.board.to_move : sides[ply % 2]);
   const select = $("chart-side");
   if ([...select.options].map((o) => o.value).join() !== sides.join()) {
     const kept = select.value;
-    select.replaceChildren(...sides.map((s) => Object.assign(document.createElement("option"), { value: s, textContent: s })));
+    select.replaceChildren(...sides.map((s) => Object.assign(document.createElement("option"), { value: s, textContent: sideName(s) })));
     if (sides.includes(kept)) select.value = kept;
   }
   const side = select.value || sides[0];
   const longest = Math.max(1, ...shown.filter((a) => a && !isEstimate(a) && a.remoteness !== null && a.remoteness !== undefined).map((a) => a.remoteness));
   const largest = Math.max(1, ...shown.filter((a) => a && isEstimate(a) && !isDecisive(a)).map((a) => Math.abs(a.value)));
-  const points = shown.map((a) => {
+  const points = shown.map((a, ply) => {
     if (!a || a.value === null || a.value === undefined) return null;
-    const sign = a.board && a.board.to_move === side ? 1 : -1;
-    const said = `${a.board ? a.board.to_move : ""} to move: ${describe(a, a.game)}`;
+    const sign = mover(a, ply) === side ? 1 : -1;
+    const said = t("chart.point", { position: ply, side: sideName(mover(a, ply)), value: describe(a, a.game) });
     if (isEstimate(a)) {
       const v = isDecisive(a) ? Math.sign(a.value) : Math.max(-1, Math.min(1, a.value / largest));
       return { y: mid - sign * v * 0.3 * half, estimate: true, said };
@@ -517,9 +541,9 @@ function drawChart() {
   line(mid, "draw-line");
   line(height - bottom, "edge-line");
   const label = (y, text, cls) => svg.appendChild(svgElement("text", { class: cls, x: left - 6, y: y + 4, "text-anchor": "end" }, text));
-  label(top + 8, "wins", "win");
-  label(mid, "draw", "draw");
-  label(height - bottom - 6, "loses", "lose");
+  label(top + 8, t("chart.wins"), "win");
+  label(mid, t("chart.draw"), "draw");
+  label(height - bottom - 6, t("chart.loses"), "lose");
   // Move numbers along the bottom: every move when few, else about ten of them.
   const every = Math.max(1, Math.ceil(points.length / 10));
   points.forEach((_, i) => {
@@ -532,7 +556,7 @@ function drawChart() {
   points.forEach((p, i) => {
     if (p === null) return;
     const point = svgElement("circle", { class: p.estimate ? "point estimate" : "point", cx: x(i), cy: p.y, r: 3.5 });
-    point.appendChild(svgElement("title", {}, `position ${i}, ${p.said}`));
+    point.appendChild(svgElement("title", {}, p.said));
     svg.appendChild(point);
   });
 }
@@ -540,6 +564,24 @@ function drawChart() {
 $("game").addEventListener("change", newGame);
 for (const id of ["width", "height", "rules"]) $(id).addEventListener("change", newGame);
 $("chart-side").addEventListener("change", drawChart);
+
+// The arrow keys move the focus over a board's cells as over a grid, skipping the cells that
+// cannot be played (Enter then plays the one focused).
+$("board").addEventListener("keydown", (e) => {
+  const board = $("board");
+  const cols = Number(board.style.getPropertyValue("--cols")) || 1;
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[e.key];
+  const cells = [...board.children];
+  const from = cells.indexOf(document.activeElement);
+  if (!step || from < 0) return;
+  for (let i = from + step; i >= 0 && i < cells.length; i += step) {
+    if (cells[i].tabIndex >= 0) {
+      e.preventDefault();
+      cells[i].focus();
+      return;
+    }
+  }
+});
 $("mode").addEventListener("change", () => {
   play.autoFlip = true;
   refresh();
@@ -799,23 +841,24 @@ function drawTree() {
   }
   const totalSteps = report.trace.length;
   $("tree-status").textContent = done
-    ? `${report.algo} (${report.order} order): value ${report.value}, best move ${report.best ?? "-"}, leaves evaluated ${report.leaves} of ${report.total_leaves}, pruned: ${report.pruned.join(" ") || "none"}`
-    : `step ${trees.step + 1} of ${totalSteps}: ${describeStep(report.trace[trees.step])}; leaves evaluated so far ${state.leaves}`;
+    ? t("tree.done", { algo: t(`algo.${report.algo}`), order: t(`order.${report.order}`), value: report.value, best: report.best ?? "-", leaves: report.leaves, total: report.total_leaves, pruned: report.pruned.join(" ") || t("tree.none") })
+    : t("tree.step", { step: trees.step + 1, steps: totalSteps, what: describeStep(report.trace[trees.step]), leaves: state.leaves });
 }
 
 function describeStep(s) {
-  if (!s) return "start";
-  const name = s.node || "root";
-  const window = s.alpha !== undefined ? ` with α=${bound(s.alpha, "-∞")}, β=${bound(s.beta, "+∞")}` : "";
+  if (!s) return t("tree.start");
+  const name = s.node || t("tree.root");
+  const [alpha, beta] = [bound(s.alpha, "-∞"), bound(s.beta, "+∞")];
+  const window = s.alpha !== undefined ? t("tree.window", { alpha, beta }) : "";
   switch (s.step) {
-    case "enter": return `enter ${name}${window}`;
-    case "leaf": return `leaf ${name} = ${s.value}`;
+    case "enter": return t("tree.enter", { name, window });
+    case "leaf": return t("tree.leaf", { name, value: s.value });
     case "update": {
       const closed = s.alpha !== null && s.beta !== null && s.alpha >= s.beta;
-      return `${name}: best so far ${s.value}, window now α=${bound(s.alpha, "-∞")}, β=${bound(s.beta, "+∞")}${closed ? " (closed: the rest is cut)" : ""}`;
+      return t("tree.update", { name, value: s.value, alpha, beta, closed: closed ? t("tree.closed") : "" });
     }
-    case "exit": return `${name} returns ${s.value}`;
-    default: return `prune ${name}`;
+    case "exit": return t("tree.exit", { name, value: s.value });
+    default: return t("tree.prune", { name });
   }
 }
 
@@ -839,6 +882,8 @@ $("tree-random").addEventListener("click", async () => {
 
 // ---------------------------------------------------------------- graphs
 
+const graphs = { report: null };
+
 async function solveGraph() {
   $("graph-error").textContent = "";
   let report;
@@ -846,9 +891,10 @@ async function solveGraph() {
     report = await api(`/api/graph?model=${$("model").value}`, { method: "POST", body: $("graph-text").value });
   } catch (e) {
     const shown = $("graph-svg").childElementCount > 0;
-    $("graph-error").textContent = shown ? `${e.message} (the drawing shows the last graph solved)` : e.message;
+    $("graph-error").textContent = shown ? t("graph.kept", { error: e.message }) : e.message;
     return;
   }
+  graphs.report = report;
   drawGraph(report);
   if (currentView() === "graphs") updateGraphLink();
 }
@@ -918,7 +964,7 @@ function drawGraph(report) {
   const table = $("graph-table");
   table.replaceChildren();
   const header = table.insertRow();
-  for (const h of ["position", "outcome", "value", "remoteness", "best moves to"]) header.appendChild(Object.assign(document.createElement("th"), { textContent: h }));
+  for (const h of ["position", "outcome", "value", "remoteness", "best"]) header.appendChild(Object.assign(document.createElement("th"), { textContent: t(`graph.${h}`) }));
   names.forEach((name, i) => {
     const r = report.positions[name];
     const g = svgElement("g", { class: `node ${r.outcome}`, "data-name": name });
@@ -926,12 +972,12 @@ function drawGraph(report) {
     g.appendChild(svgElement("text", { x: p[i].x, y: p[i].y + 4, "text-anchor": "middle" }, name));
     const detail = [r.value !== null ? `${r.value}` : null, r.remoteness !== null ? `r${r.remoteness}` : null].filter(Boolean).join(" ");
     if (detail) g.appendChild(svgElement("text", { x: p[i].x, y: p[i].y + 28, "text-anchor": "middle" }, detail));
-    g.appendChild(svgElement("title", {}, `${name}: ${r.outcome}${r.value !== null ? ` ${r.value}` : ""}`));
+    g.appendChild(svgElement("title", {}, `${name}: ${t(`outcome.${r.outcome}`)}${r.value !== null ? ` ${r.value}` : ""}`));
     svg.appendChild(g);
     const row = table.insertRow();
     row.dataset.name = name;
     row.className = r.outcome;
-    for (const text of [name, r.outcome, r.value ?? "", r.remoteness ?? "", r.best.join(" ")]) row.insertCell().textContent = String(text);
+    for (const text of [name, t(`outcome.${r.outcome}`), r.value ?? "", r.remoteness ?? "", r.best.join(" ")]) row.insertCell().textContent = String(text);
   });
   // The drawing cropped to the positions laid out, without the empty margins of the layout box.
   if (p.length > 0) {
@@ -942,7 +988,7 @@ function drawGraph(report) {
     svg.style.height = `${y1 - y0}px`;
   }
   const count = (o) => names.filter((n) => report.positions[n].outcome === o).length;
-  $("graph-status").textContent = `${report.model} model: ${names.length} positions, ${count("win")} win, ${count("lose")} lose, ${count("draw")} draw`;
+  $("graph-status").textContent = t("graph.status", { model: t(`model.${report.model}`), positions: names.length, win: count("win"), lose: count("lose"), draw: count("draw") });
 }
 
 $("graph-solve").addEventListener("click", solveGraph);
@@ -950,7 +996,28 @@ $("model").addEventListener("change", solveGraph);
 
 // ---------------------------------------------------------------- start
 
+// The games' names in the page's language ("Tic-tac-toe", "Morpion").
+function nameGames() {
+  for (const option of $("game").options) {
+    const g = play.games.find((game) => game.name === option.value);
+    option.textContent = TEXTS[LANG][`game.${g.name}`] ?? g.title ?? g.name;
+  }
+}
+
+// The language switch: every text again, in the language chosen, without losing the game.
+$("lang").addEventListener("change", () => {
+  setLanguage($("lang").value);
+  nameGames();
+  const shown = play.analyses[play.cursor];
+  if (shown) render(shown);
+  drawChart();
+  if (trees.report) drawTree();
+  if (graphs.report) drawGraph(graphs.report);
+});
+
 (async function start() {
+  translatePage();
+  $("lang").value = LANG;
   const params = new URLSearchParams(location.search);
   const view = location.hash.slice(1) || (params.has("tree") ? "trees" : params.has("graph") ? "graphs" : "play");
   showView(["play", "trees", "graphs"].includes(view) ? view : "play");
@@ -963,7 +1030,8 @@ $("model").addEventListener("change", solveGraph);
     $("play-error").textContent = e.message;
     return;
   }
-  for (const g of play.games) $("game").appendChild(Object.assign(document.createElement("option"), { value: g.name, textContent: g.title || g.name }));
+  for (const g of play.games) $("game").appendChild(Object.assign(document.createElement("option"), { value: g.name }));
+  nameGames();
   const linked = play.games.find((g) => g.name === params.get("game") || (g.aliases || []).includes(params.get("game")));
   $("game").value = linked ? linked.name : "tictactoe";
   for (const name of ["width", "height", "rules"]) if (params.has(name)) $(name).value = params.get(name);

@@ -118,6 +118,7 @@ pub fn router(config: ServerConfig) -> Router {
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", include_str!("../assets/index.html"))))
         .route("/app.js", get(|| asset("text/javascript; charset=utf-8", include_str!("../assets/app.js"))))
+        .route("/i18n.js", get(|| asset("text/javascript; charset=utf-8", include_str!("../assets/i18n.js"))))
         .route("/style.css", get(|| asset("text/css; charset=utf-8", include_str!("../assets/style.css"))))
         .route("/api/games", get(api::games))
         .route("/api/tree", get(api::tree))

@@ -471,6 +471,13 @@ fn the_page_plays_tictactoe_from_the_keyboard() {
          c.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));",
     );
     browser.wait_for("the move", "return document.getElementById('position').value.startsWith('....X');");
+    // The arrow keys walk the free squares: right of the centre is 6, then down from 6 is 9.
+    browser.script(
+        "const c = document.querySelector(\"#board .cell[data-move='4']\"); c.focus(); \
+         c.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));",
+    );
+    let focused = browser.script("return document.activeElement.dataset.move;");
+    assert_eq!(focused, "7", "down from 4 is 7");
     let label = browser
         .script("return document.querySelector('#board .cell[data-move]').getAttribute('aria-label');");
     assert!(label.as_str().unwrap().starts_with("move "), "{label}");
@@ -569,4 +576,58 @@ fn the_page_fits_a_phone_360_px_wide() {
             browser.screenshot("phone-chess");
         }
     }
+}
+
+/// The page in French: from `?lang=fr`, the tabs, the values and the tree's steps are French,
+/// numbers take a decimal comma; the switch turns it back to English without losing the game,
+/// and the choice is remembered.
+#[test]
+fn the_page_speaks_french_from_the_link_and_the_switch() {
+    let server = start_server(None);
+    let browser = Browser::start();
+    browser.open(&format!("http://{server}/?game=tictactoe&lang=fr#play"));
+    browser.wait_for("the start", "return document.querySelectorAll('#moves button').length === 9;");
+    set(&browser, "mode", "human-human");
+    browser.wait_for("the redraw", "return !document.getElementById('play-status').textContent.includes('réflexion');");
+    let texts = browser.script(
+        "return [document.documentElement.lang, document.querySelector('.tab[data-view=\"play\"]').textContent, \
+         document.getElementById('game').selectedOptions[0].textContent, document.getElementById('play-status').textContent];",
+    );
+    assert_eq!(texts[0], "fr");
+    assert_eq!(texts[1], "Jouer");
+    assert_eq!(texts[2], "Morpion");
+    assert!(texts[3].as_str().unwrap().contains("au trait"), "{texts}");
+    browser.click(".cell[data-move='5']");
+    browser.wait_for(
+        "O's moves",
+        "return document.querySelectorAll('#moves button').length === 8 \
+         && !document.getElementById('play-status').textContent.includes('réflexion');",
+    );
+    let values = listed_moves(&browser);
+    let edge = values.iter().find(|m| m.0 == "2").expect("an edge");
+    assert!(edge.1.starts_with("perte en ") && edge.1.ends_with(" demi-coups"), "{edge:?}");
+    let corner = values.iter().find(|m| m.0 == "1").expect("a corner");
+    assert_eq!(corner.1, "nulle");
+
+    browser.click(".tab[data-view='trees']");
+    browser.click("#tree-run");
+    let status = browser.wait_for(
+        "the tree in French",
+        "const s = document.getElementById('tree-status').textContent; return s.includes('feuilles évaluées 6 sur 9') && s;",
+    );
+    assert!(status.as_str().unwrap().starts_with("alpha-bêta (ordre naturel)"), "{status}");
+
+    // Back to English with the switch: the game stays where it was.
+    browser.click(".tab[data-view='play']");
+    set(&browser, "lang", "en");
+    let english = browser.script(
+        "return [document.querySelector('.tab[data-view=\"play\"]').textContent, document.getElementById('position').value, \
+         document.querySelector(\"#moves button[data-move='2'] .value\").textContent];",
+    );
+    assert_eq!(english[0], "Play");
+    assert_eq!(english[1], "....X....");
+    assert!(english[2].as_str().unwrap().starts_with("lose in "), "{english}");
+    // Remembered: a page opened without ?lang= stays English.
+    browser.open(&format!("http://{server}/#trees"));
+    browser.wait_for("English again", "return document.querySelector('.tab[data-view=\"trees\"]').textContent === 'Trees';");
 }
