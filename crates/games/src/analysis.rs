@@ -350,7 +350,18 @@ impl GameVisitor for NamedAnalysis<'_> {
         if let Some(database) = request.database_file {
             analyzer = analyzer.with_database(database)?;
         }
-        Ok(analyzer.analyze(&pos)?)
+        let mut analysis = analyzer.analyze(&pos)?;
+        // The position and its children written as the user wrote the position (a Connect 4 line
+        // stays the sequence typed).
+        if let Some(text) = request.position.filter(|text| !text.trim().is_empty()) {
+            analysis.position = game.format_given(text, &pos);
+            let mut moves = Vec::new();
+            game.moves(&pos, &mut moves);
+            for (shown, mv) in analysis.moves.iter_mut().zip(moves) {
+                shown.position = game.format_after(text, &pos, mv);
+            }
+        }
+        Ok(analysis)
     }
 }
 

@@ -125,3 +125,29 @@ fn enhanced_transposition_cutoffs_fire_and_agree() {
     assert!(cutoffs[0] > 0, "no enhanced transposition cutoff in 30 positions");
     assert_eq!(cutoffs[1], 0, "enhanced transposition cutoffs while turned off");
 }
+
+/// A line typed by the user stays as typed in the analysis and its moves' positions, though the
+/// board has other sequences (the game's own notation would pick one of them).
+#[test]
+fn an_analysed_line_keeps_the_sequence_typed() {
+    use gamegraph_games::analysis::{analyze_named, AnalysisRequest, Budget};
+    let game = Connect4::default();
+    let typed = "2314";
+    let own = game.format_position(&game.parse_position(typed).unwrap());
+    assert_ne!(own, typed, "the game's own notation writes this board another way");
+    let options = gamegraph_games::GameOptions::default();
+    let analysis = analyze_named(AnalysisRequest {
+        game: "connect4",
+        options: &options,
+        position: Some(typed),
+        budget: Budget { time: Some(std::time::Duration::from_millis(200)), ..Budget::default() },
+        settings: EngineSettings { tt_mib: 4, threads: 1, ..EngineSettings::default() },
+        cache: None,
+        interrupt: None,
+        database_file: None,
+    })
+    .unwrap();
+    assert_eq!(analysis.position, typed);
+    let children: Vec<&str> = analysis.moves.iter().map(|m| m.position.as_str()).collect();
+    assert_eq!(children, ["23141", "23142", "23143", "23144", "23145", "23146", "23147"]);
+}

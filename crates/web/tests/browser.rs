@@ -588,7 +588,10 @@ fn the_page_speaks_french_from_the_link_and_the_switch() {
     browser.open(&format!("http://{server}/?game=tictactoe&lang=fr#play"));
     browser.wait_for("the start", "return document.querySelectorAll('#moves button').length === 9;");
     set(&browser, "mode", "human-human");
-    browser.wait_for("the redraw", "return !document.getElementById('play-status').textContent.includes('réflexion');");
+    browser.wait_for(
+        "the redraw",
+        "return !document.getElementById('play-status').textContent.includes('réflexion');",
+    );
     let texts = browser.script(
         "return [document.documentElement.lang, document.querySelector('.tab[data-view=\"play\"]').textContent, \
          document.getElementById('game').selectedOptions[0].textContent, document.getElementById('play-status').textContent];",
@@ -629,5 +632,8 @@ fn the_page_speaks_french_from_the_link_and_the_switch() {
     assert!(english[2].as_str().unwrap().starts_with("lose in "), "{english}");
     // Remembered: a page opened without ?lang= stays English.
     browser.open(&format!("http://{server}/#trees"));
-    browser.wait_for("English again", "return document.querySelector('.tab[data-view=\"trees\"]').textContent === 'Trees';");
+    browser.wait_for(
+        "English again",
+        "return document.querySelector('.tab[data-view=\"trees\"]').textContent === 'Trees';",
+    );
 }

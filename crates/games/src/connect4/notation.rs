@@ -37,6 +37,20 @@ impl Notation for Connect4 {
         columns.iter().map(|&c| char::from_digit(c + 1, 36).unwrap_or('?')).collect()
     }
 
+    /// The columns as the user gave them, when they read as `b` (a board has many sequences).
+    fn format_given(&self, text: &str, b: &Board) -> String {
+        let text = text.trim_start_matches('\u{feff}').trim();
+        match self.parse_position(text) {
+            Ok(read) if read == *b => text.to_string(),
+            _ => self.format_position(b),
+        }
+    }
+
+    fn format_after(&self, text: &str, b: &Board, mv: u8) -> String {
+        let column = char::from_digit(u32::from(mv) + 1, 36).unwrap_or('?');
+        format!("{}{column}", self.format_given(text, b))
+    }
+
     fn parse_move(&self, b: &Board, text: &str) -> Result<u8, NotationError> {
         let text = text.trim();
         let c = match text.parse::<u32>() {
