@@ -74,6 +74,12 @@ pub trait Notation: Game {
     /// Writes a move of `pos` so that [`Notation::parse_move`] reads it back.
     fn format_move(&self, pos: &Self::Position, mv: Self::Move) -> String;
 
+    /// The move as players write it, where that differs from the notation moves are read in
+    /// (chess: standard algebraic notation, `Nf3`, beside UCI's `g1f3`); `None` by default.
+    fn display_move(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
     /// The notation of `pos` as a user wrote it, `text` (which reads as `pos`): by default the
     /// game's own notation. Games whose notation is the moves played (Connect 4, where many
     /// sequences reach one board) keep the user's sequence, so that the line followed stays as

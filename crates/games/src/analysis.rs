@@ -217,6 +217,9 @@ pub struct MoveValue {
     /// The move in the game's notation.
     #[serde(rename = "move")]
     pub notation: String,
+    /// The move as players write it, where that differs (chess: SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
     /// The position it leads to.
     pub position: String,
     /// Its value for the player making it.
@@ -521,6 +524,7 @@ impl<'g, G: BuiltinGame> Analyzer<'g, G> {
             .zip(values)
             .map(|(&mv, value)| MoveValue {
                 notation: game.format_move(pos, mv),
+                display: game.display_move(pos, mv),
                 position: game.format_position(&game.play(pos, mv)),
                 value,
             })

@@ -69,3 +69,42 @@ def test_a_database_file_of_another_game_is_refused(cli, tmp_path):
     damaged.write_bytes(path.read_bytes()[:-3])
     with pytest.raises(gamegraph.DatabaseError, match="damaged.db"):
         gamegraph.analyze("tictactoe", db=str(damaged))
+
+
+def test_chess_moves_are_written_as_python_chess_writes_them():
+    """Each move's ``display`` (standard algebraic notation) against python-chess, an oracle nobody
+    here wrote: castling both ways, promotions with capture and check, en passant, knights and
+    rooks told apart by file and by rank, mate, and the positions of random games."""
+    import random
+
+    import chess
+
+    fens = [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1",
+        "4k3/8/8/N7/8/N7/8/4K3 w - - 0 1",
+        "4k3/8/8/8/R7/8/8/R3K3 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    ]
+    rng = random.Random(3)
+    for _ in range(8):
+        board = chess.Board()
+        for _ in range(rng.randrange(10, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        fens.append(board.fen())
+    compared = 0
+    for fen in fens:
+        board = chess.Board(fen)
+        if board.is_game_over():
+            continue
+        analysis = gamegraph.analyze("chess", fen, depth=1, threads=1)
+        for m in analysis["moves"]:
+            assert m["display"] == board.san(chess.Move.from_uci(m["move"])), (fen, m["move"])
+            compared += 1
+    assert compared > 200

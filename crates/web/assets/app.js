@@ -42,6 +42,7 @@ const play = {
   analyses: [], // the analysis of each position of the history, when known
   cursor: 0,
   moves: [], // the move that led to each position of the history (null for the first)
+  written: [], // the same moves as players write them (chess: SAN)
   request: 0, // the number of the latest analysis request; older answers are dropped
   abort: null, // stops waiting for the latest analysis
   loading: null, // the latest refresh: true once shown, false if refused
@@ -191,6 +192,7 @@ function setHistory(positions) {
   play.history = positions;
   play.analyses = positions.map(() => null);
   play.moves = positions.map(() => null);
+  play.written = positions.map(() => null);
   play.cursor = positions.length - 1;
   play.loading = refresh();
 }
@@ -244,7 +246,7 @@ async function refresh() {
 // Loads a position typed or linked; a position the server refuses leaves the last good one in
 // place (and playable), with the error saying so.
 async function loadPosition(text) {
-  const saved = { history: play.history, analyses: play.analyses, cursor: play.cursor, moves: play.moves };
+  const saved = { history: play.history, analyses: play.analyses, cursor: play.cursor, moves: play.moves, written: play.written };
   setHistory([text]);
   if (await play.loading) return;
   const error = $("play-error").textContent;
@@ -271,6 +273,7 @@ function playMove(move) {
   play.history = play.history.slice(0, play.cursor + 1).concat([move.position]);
   play.analyses = play.analyses.slice(0, play.cursor + 1).concat([null]);
   play.moves = play.moves.slice(0, play.cursor + 1).concat([move.move]);
+  play.written = play.written.slice(0, play.cursor + 1).concat([move.display ?? move.move]);
   play.cursor += 1;
   refresh();
 }
@@ -324,7 +327,7 @@ function playTo(a, to) {
       button.className = `promote ${valueClass(m)}`;
       button.dataset.move = m.move;
       button.textContent = PROMOTION_PIECES[piece][white ? 0 : 1];
-      button.title = `${m.move}: ${describe(m, a.game)}`;
+      button.title = `${m.display ?? m.move}: ${describe(m, a.game)}`;
       button.setAttribute("aria-label", `${t(`piece.${piece}`)}: ${describe(m, a.game)}`);
       button.addEventListener("click", () => {
         clearSelection();
@@ -420,7 +423,7 @@ function onlyDropCells(board) {
 function showRecord() {
   const record = $("record");
   record.replaceChildren();
-  const played = play.moves.slice(1);
+  const played = play.written.slice(1);
   if (played.length === 0) {
     record.textContent = t("record.none");
     return;
@@ -475,7 +478,8 @@ function render(a) {
     const button = document.createElement("button");
     button.className = `move ${valueClass(m)} ${a.best.includes(m.move) ? "best" : ""}`;
     button.dataset.move = m.move;
-    button.append(Object.assign(document.createElement("span"), { textContent: m.move }));
+    // As players write it (chess: SAN), the notation the page sends kept in data-move.
+    button.append(Object.assign(document.createElement("span"), { className: "notation", textContent: m.display ?? m.move }));
     button.append(Object.assign(document.createElement("span"), { className: "value", textContent: describe(m, a.game) }));
     button.disabled = !humanTurn;
     button.addEventListener("click", () => playMove(m));

@@ -287,6 +287,11 @@ impl Notation for Chess {
         "chess".into()
     }
 
+    /// Standard algebraic notation (`Nf3`, `O-O`, `e8=Q#`), as players and books write moves.
+    fn display_move(&self, pos: &Board, mv: Move) -> Option<String> {
+        Some(san::san(pos, mv))
+    }
+
     /// Reads a FEN; the error names the field that is wrong.
     fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
         parse_fen(text)
