@@ -465,6 +465,8 @@ function render(a) {
     const move = cell.move !== null ? moveByName.get(cell.move) : undefined;
     if (chess) chessCell(a, div, i, humanTurn, last);
     else if (move) playableCell(div, move, a.game, humanTurn);
+    // Every cell says what it holds to a screen reader, played or not.
+    if (!div.hasAttribute("aria-label")) div.setAttribute("aria-label", t(`cell.${cell.kind}`, { text: cell.text }).trim());
     board.appendChild(div);
   }
   if (a.game === "connect4") onlyDropCells(board);
