@@ -660,8 +660,13 @@ fn hostile_inputs_get_errors_or_right_answers_not_panics() {
     let out = run(&["graph", "-"], &format!("{name} -> B\n"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8(out.stdout).unwrap().contains(&format!("{name}  win")));
-    // Text inputs are bounded, and a file that is not a database is refused from its first bytes.
+    // A device where a database file should be is refused before it is read, and a file that is
+    // not a database from its first bytes.
     let err = fails(&["solve", "tictactoe", "--db", "/dev/zero"], "");
+    assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+    let junk = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(junk.path(), vec![0u8; 1 << 20]).unwrap();
+    let err = fails(&["solve", "tictactoe", "--db", junk.path().to_str().unwrap()], "");
     assert!(err.contains("GGDB signature"), "{err}");
     // A byte order mark is not part of a name; a control character in one is refused.
     let out = run(&["graph", "-"], "\u{feff}A -> B\n");

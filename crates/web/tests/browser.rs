@@ -303,7 +303,8 @@ fn the_page_plays_chess_endgames_from_the_tables() {
     // The moves in standard notation: the list and the game record.
     let record = browser.script("return document.getElementById('record').textContent;");
     assert!(record.as_str().unwrap().starts_with("1. Rb1 K"), "{record}");
-    let written = browser.script("return document.querySelector(\"#moves button[data-move='a1a2'] .notation\").textContent;");
+    let written = browser
+        .script("return document.querySelector(\"#moves button[data-move='a1a2'] .notation\").textContent;");
     assert_eq!(written, "Ka2");
 
     // The value history, from White's side by default: three positions, each a proven win for
