@@ -289,8 +289,9 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
         loaded.retain(|m| needed.contains(&m));
         for m in needed {
             if !loaded.contains(m) {
-                loaded
-                    .insert(m, tables.table(m)?.file.all().map_err(super::tablebase::TablebaseError::from)?);
+                // Looked up at positions only.
+                let file = &tables.table(m)?.file;
+                loaded.insert(m, file.all_at_positions().map_err(super::tablebase::TablebaseError::from)?);
             }
         }
         let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);

@@ -5,10 +5,14 @@
 //! Layout (little-endian): `GGCHDTM2`; the material name, 16 bytes padded with zeros; the number
 //! of entries (u64); entries per block (u32); blocks (u32); `blocks + 1` block offsets from the
 //! start of the file (u64, the last one the file's length); the blocks. A block holds the low
-//! bytes of its entries, then their high bytes, each entry stored plus one (modulo 2^16), so that
-//! the entries of indices that are no position ([`Entry::NONE`], `0xFFFF`) are stored as zero
-//! like the high bytes around them: the 3- and 4-piece tables take 0.84 of the bytes of
-//! version 1 (`GGCHDTM1`, entries stored as they are), which is still read.
+//! bytes of its entries, then their high bytes.
+//!
+//! An index that is no position ([`Entry::NONE`]) is never probed, and the index says which they
+//! are, so the file need not hold their entries: version 2 stores there the entry before them in
+//! the block, which extends runs instead of breaking them with `0xFFFF`. The 3- and 4-piece
+//! tables take 0.76 of the bytes of version 1 (`GGCHDTM1`, every entry stored as it is), which is
+//! still read. Readers of every entry ([`TableFile::all`]) get [`Entry::NONE`] back there from
+//! the index.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -19,6 +23,7 @@ use gamegraph::storage::{sha256_hex, Sha256Writer};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
+use super::index::TableIndex;
 use super::material::Material;
 use super::Entry;
 
@@ -59,27 +64,33 @@ pub enum FileError {
     },
 }
 
-/// How entries are stored in a block: as they are (version 1), or plus one (version 2).
+/// What a table file holds at the indices that are no position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+pub enum Format {
+    /// [`Entry::NONE`] (`GGCHDTM1`).
     Version1,
+    /// The entry before them in their block, or a draw where the block starts with them
+    /// (`GGCHDTM2`): whatever compresses best, since the index marks them.
     Version2,
 }
 
 impl Format {
-    /// What a block stores for `entry`.
-    fn stored(self, entry: Entry) -> u16 {
+    /// The entries of one block as `self` stores them.
+    fn stored(self, block: &[Entry]) -> Vec<Entry> {
         match self {
-            Format::Version1 => entry.0,
-            Format::Version2 => entry.0.wrapping_add(1),
-        }
-    }
-
-    /// The entry a block's `stored` value stands for.
-    fn entry(self, stored: u16) -> Entry {
-        match self {
-            Format::Version1 => Entry(stored),
-            Format::Version2 => Entry(stored.wrapping_sub(1)),
+            Format::Version1 => block.to_vec(),
+            Format::Version2 => {
+                let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0));
+                block
+                    .iter()
+                    .map(|&e| {
+                        if e != Entry::NONE {
+                            last = e;
+                        }
+                        last
+                    })
+                    .collect()
+            }
         }
     }
 
@@ -97,8 +108,9 @@ pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io:
     write_format(out, material, entries, Format::Version2)
 }
 
-/// [`write`] in `format`.
-fn write_format(
+/// [`write()`] in `format`: version 1 for tools and tests that need files as older builds wrote
+/// them.
+pub fn write_format(
     out: &mut impl Write,
     material: Material,
     entries: &[Entry],
@@ -112,9 +124,9 @@ fn write_format(
             || zstd::bulk::Compressor::new(LEVEL),
             |compressor, chunk| {
                 // Low bytes first, then high bytes (mostly zero): they compress apart far better.
-                let stored = || chunk.iter().map(|&e| format.stored(e));
+                let stored = format.stored(chunk);
                 let raw: Vec<u8> =
-                    stored().map(|v| v as u8).chain(stored().map(|v| (v >> 8) as u8)).collect();
+                    stored.iter().map(|e| e.0 as u8).chain(stored.iter().map(|e| (e.0 >> 8) as u8)).collect();
                 compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)
             },
         )
@@ -255,7 +267,8 @@ impl TableFile {
         self.entries == 0
     }
 
-    /// The entry at `index`.
+    /// The entry at `index`, a position of the table (what a file holds at an index that is no
+    /// position depends on its [`Format`]).
     pub fn entry(&self, index: u64) -> Result<Entry, FileError> {
         let block = (index / self.per_block as u64) as u32;
         let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&block).cloned();
@@ -274,12 +287,34 @@ impl TableFile {
         Ok(entries[(index % self.per_block as u64) as usize])
     }
 
-    /// Every entry, decompressed in parallel.
+    /// Every entry, decompressed in parallel, with [`Entry::NONE`] at each index that is no
+    /// position whatever the file's format (for checks and statistics).
     pub fn all(&self) -> Result<Vec<Entry>, FileError> {
+        self.decompress_all(self.format != Format::Version1)
+    }
+
+    /// Every entry, decompressed in parallel, for lookups of positions only (a build's tables of
+    /// captures and promotions): what the indices that are no position hold is left as the file
+    /// has it, which saves decoding every index.
+    pub fn all_at_positions(&self) -> Result<Vec<Entry>, FileError> {
+        self.decompress_all(false)
+    }
+
+    /// The entries, with [`Entry::NONE`] put back from the index where `mark` is set.
+    fn decompress_all(&self, mark: bool) -> Result<Vec<Entry>, FileError> {
+        let index = mark.then(|| TableIndex::new(self.material));
         // Each block straight into its place: a large table is never held twice.
         let mut entries = vec![Entry::NONE; self.entries as usize];
         entries.par_chunks_mut(self.per_block).enumerate().try_for_each(|(b, out)| {
             out.copy_from_slice(&self.block(b)?);
+            if let Some(index) = &index {
+                let start = (b * self.per_block) as u64;
+                index.placements(start..start + out.len() as u64, |i, placement| {
+                    if placement.is_none() {
+                        out[(i - start) as usize] = Entry::NONE;
+                    }
+                });
+            }
             Ok(())
         })?;
         Ok(entries)
@@ -309,7 +344,7 @@ impl TableFile {
             return Err(damaged(format!("block {b} holds {} bytes, expected {}", raw.len(), 2 * expected)));
         }
         let (low, high) = raw.split_at(expected);
-        Ok(low.iter().zip(high).map(|(&l, &h)| self.format.entry(u16::from_le_bytes([l, h]))).collect())
+        Ok(low.iter().zip(high).map(|(&l, &h)| Entry(u16::from_le_bytes([l, h]))).collect())
     }
 }
 
@@ -317,20 +352,21 @@ impl TableFile {
 mod tests {
     use super::*;
 
-    /// Both versions read back the entries written, not-a-position entries and the largest
-    /// distances included; version 2 is the smaller where most entries are small.
+    /// Both versions read back the entries of a table, [`Entry::NONE`] at every index that is
+    /// no position; version 2 is the smaller, and holds values there for lookups that only ask
+    /// positions.
     #[test]
     fn both_versions_read_back_what_was_written() {
         let material: Material = "KRvK".parse().unwrap();
-        let entries: Vec<Entry> = (0..3 * BLOCK_ENTRIES as u32 + 5)
-            .map(|i| match i % 7 {
-                0..=2 => Entry::NONE,
-                3 => Entry(0),
-                4 => Entry((i % 40) as u16 + 1),
-                5 => Entry(u16::MAX - 1),
-                _ => Entry(2),
+        let index = TableIndex::new(material);
+        let entries: Vec<Entry> = (0..index.len())
+            .map(|i| match index.placement(i) {
+                None => Entry::NONE,
+                Some(_) if i % 5 == 0 => Entry(0),
+                Some(_) => Entry((i / 97 % 40) as u16 + 1),
             })
             .collect();
+        assert!(entries.contains(&Entry::NONE));
         let dir = tempfile::tempdir().unwrap();
         let mut sizes = Vec::new();
         for format in [Format::Version1, Format::Version2] {
@@ -340,8 +376,12 @@ mod tests {
             std::fs::write(&path, &bytes).unwrap();
             let file = TableFile::open(&path, material, entries.len() as u64, Some(&sha256)).unwrap();
             assert_eq!(file.all().unwrap(), entries, "{format:?}");
-            assert_eq!(file.entry(3).unwrap(), Entry(0));
-            assert_eq!(file.entry(0).unwrap(), Entry::NONE);
+            let raw = file.all_at_positions().unwrap();
+            let positions = (0..index.len()).filter(|&i| entries[i as usize] != Entry::NONE);
+            assert!(positions.clone().all(|i| raw[i as usize] == entries[i as usize]), "{format:?}");
+            assert!(positions.take(100).all(|i| file.entry(i).unwrap() == entries[i as usize]));
+            let holes_kept = raw.iter().filter(|&&e| e == Entry::NONE).count();
+            assert_eq!(holes_kept == 0, format == Format::Version2, "{format:?}");
             sizes.push(size);
         }
         assert!(sizes[1] < sizes[0], "version 2 is smaller: {sizes:?}");

@@ -67,7 +67,7 @@ pub fn build(
             if !loaded.contains(m) {
                 let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
                 let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
-                loaded.insert(m, file.all()?);
+                loaded.insert(m, file.all_at_positions()?);
             }
         }
         let started = Instant::now();
