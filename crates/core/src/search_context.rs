@@ -49,6 +49,15 @@ impl<'s> SearchContext<'s> {
         self.nodes += nodes;
     }
 
+    /// Runs a game's own solver that works for [`SearchContext::owner`] and counts the positions
+    /// it visits into a `u64` of its own, and counts those here.
+    pub fn counting<T>(&mut self, solve: impl FnOnce(SolverOwner, &mut u64) -> T) -> T {
+        let mut nodes = 0;
+        let result = solve(self.owner, &mut nodes);
+        self.nodes += nodes;
+        result
+    }
+
     /// The nodes counted since the last call, for the search to add to its own.
     pub fn take_nodes(&mut self) -> u64 {
         std::mem::take(&mut self.nodes)
@@ -82,7 +91,12 @@ mod tests {
         assert!(!SearchContext::default().stop_requested(), "outside a search nothing stops");
         context.count_nodes(3);
         context.count_nodes(4);
-        assert_eq!(context.take_nodes(), 7);
+        let owner = context.counting(|owner, nodes| {
+            *nodes += 5;
+            owner
+        });
+        assert_eq!(owner, context.owner());
+        assert_eq!(context.take_nodes(), 12);
         assert_eq!(context.take_nodes(), 0);
     }
 }

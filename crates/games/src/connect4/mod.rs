@@ -329,10 +329,7 @@ impl ExactHints for Connect4 {
         if self.can_win_now(b) {
             return Some(self.win_now_score(b));
         }
-        let mut nodes = 0;
-        let score = self.solve_small(b, alpha, beta, context.owner(), &mut nodes);
-        context.count_nodes(nodes);
-        Some(score)
+        Some(context.counting(|owner, nodes| self.solve_small(b, alpha, beta, owner, nodes)))
     }
 
     #[inline]

@@ -285,10 +285,7 @@ impl ExactHints for Othello {
         beta: i32,
         context: &mut SearchContext<'_>,
     ) -> Option<i32> {
-        let mut nodes = 0;
-        let score = solve_small(b.player, b.opponent, alpha, beta, context.owner(), &mut nodes);
-        context.count_nodes(nodes);
-        Some(score)
+        Some(context.counting(|owner, nodes| solve_small(b.player, b.opponent, alpha, beta, owner, nodes)))
     }
 
     /// The value of a search of `(empties - ESTIMATE_FROM) / 2` plies (at most `ESTIMATE_DEPTH`)
