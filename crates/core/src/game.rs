@@ -80,19 +80,20 @@ pub trait Notation: Game {
         None
     }
 
-    /// The notation of `pos` as a user wrote it, `text` (which reads as `pos`): by default the
-    /// game's own notation. Games whose notation is the moves played (Connect 4, where many
-    /// sequences reach one board) keep the user's sequence, so that the line followed stays as
-    /// typed.
-    fn format_given(&self, _text: &str, pos: &Self::Position) -> String {
-        self.format_position(pos)
+    /// The notation of `pos` as a user wrote it, `text` (which reads as `pos`), where it should
+    /// differ from [`Notation::format_position`]: games whose notation is the moves played
+    /// (Connect 4, where many sequences reach one board) keep the user's sequence, so that the
+    /// line followed stays as typed. `None` by default: the game's own notation.
+    fn format_given(&self, _text: &str, _pos: &Self::Position) -> Option<String> {
+        None
     }
 
-    /// The notation of the position after `mv` from `pos`, written `text` by the user: by default
-    /// the child's own notation; games whose notation is the moves played append the move to
-    /// the user's sequence (see [`Notation::format_given`]).
-    fn format_after(&self, _text: &str, pos: &Self::Position, mv: Self::Move) -> String {
-        self.format_position(&self.play(pos, mv))
+    /// The notation of the position after `mv` from `pos`, written `text` by the user, where it
+    /// should differ from the child's own notation: games whose notation is the moves played
+    /// append the move to the user's sequence (see [`Notation::format_given`]). `None` by
+    /// default.
+    fn format_after(&self, _text: &str, _pos: &Self::Position, _mv: Self::Move) -> Option<String> {
+        None
     }
 
     /// A human-friendly picture of the position for a terminal (several lines allowed).

@@ -357,11 +357,15 @@ impl GameVisitor for NamedAnalysis<'_> {
         // The position and its children written as the user wrote the position (a Connect 4 line
         // stays the sequence typed).
         if let Some(text) = request.position.filter(|text| !text.trim().is_empty()) {
-            analysis.position = game.format_given(text, &pos);
+            if let Some(given) = game.format_given(text, &pos) {
+                analysis.position = given;
+            }
             let mut moves = Vec::new();
             game.moves(&pos, &mut moves);
             for (shown, mv) in analysis.moves.iter_mut().zip(moves) {
-                shown.position = game.format_after(text, &pos, mv);
+                if let Some(after) = game.format_after(text, &pos, mv) {
+                    shown.position = after;
+                }
             }
         }
         Ok(analysis)

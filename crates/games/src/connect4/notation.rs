@@ -38,17 +38,14 @@ impl Notation for Connect4 {
     }
 
     /// The columns as the user gave them, when they read as `b` (a board has many sequences).
-    fn format_given(&self, text: &str, b: &Board) -> String {
+    fn format_given(&self, text: &str, b: &Board) -> Option<String> {
         let text = text.trim_start_matches('\u{feff}').trim();
-        match self.parse_position(text) {
-            Ok(read) if read == *b => text.to_string(),
-            _ => self.format_position(b),
-        }
+        (self.parse_position(text).ok() == Some(*b)).then(|| text.to_string())
     }
 
-    fn format_after(&self, text: &str, b: &Board, mv: u8) -> String {
+    fn format_after(&self, text: &str, b: &Board, mv: u8) -> Option<String> {
         let column = char::from_digit(u32::from(mv) + 1, 36).unwrap_or('?');
-        format!("{}{column}", self.format_given(text, b))
+        Some(format!("{}{column}", self.format_given(text, b).unwrap_or_else(|| self.format_position(b))))
     }
 
     fn parse_move(&self, b: &Board, text: &str) -> Result<u8, NotationError> {
