@@ -358,14 +358,8 @@ function chessCell(a, div, i, humanTurn, last) {
   if (last && (last.slice(0, 2) === square || last.slice(2, 4) === square)) div.classList.add("last");
   if (!humanTurn) return;
   div.tabIndex = 0;
-  div.addEventListener("click", () => chessClick(a, square));
-  // From the keyboard: Enter or Space picks the piece up, then puts it down on its square.
-  div.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      chessClick(a, square);
-    }
-  });
+  // From the keyboard too: Enter or Space picks the piece up, then puts it down on its square.
+  onActivate(div, () => chessClick(a, square));
   if (movesFrom(a, square).length) {
     div.classList.add("movable");
     div.draggable = true;
@@ -383,6 +377,17 @@ function chessCell(a, div, i, humanTurn, last) {
   });
 }
 
+// Runs `action` when `element` is clicked, or on Enter or Space while it has the focus.
+function onActivate(element, action) {
+  element.addEventListener("click", action);
+  element.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      action();
+    }
+  });
+}
+
 // A cell that plays its move when clicked, or with Enter or Space from the keyboard.
 function playableCell(div, move, game, humanTurn) {
   div.classList.add("playable", valueClass(move));
@@ -392,13 +397,7 @@ function playableCell(div, move, game, humanTurn) {
   if (!humanTurn) return;
   div.tabIndex = 0;
   div.setAttribute("role", "button");
-  div.addEventListener("click", () => playMove(move));
-  div.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      playMove(move);
-    }
-  });
+  onActivate(div, () => playMove(move));
 }
 
 // Connect 4: every empty cell of a column plays there, but only the cell the stone drops to is
