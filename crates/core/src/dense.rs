@@ -279,10 +279,14 @@ where
     let mut store = S::with_len(len);
     let seeds: LayerSeeds<S::Node> = forward_pass::<L, S, _>(layer, 0, store.cells_mut(), progress)?;
     let preds = LayerPredecessors::<L, S::Node>(layer, PhantomData);
-    for level in seeds.into_levels(len, progress) {
+    let mut levels = seeds.into_levels(len, progress);
+    // Asked before each level is taken, since taking one reports its progress: a stop that
+    // comes as the forward pass ends reports none of the propagation.
+    loop {
         if layer.interrupted() {
             return Err(DenseError::Interrupted);
         }
+        let Some(level) = levels.next() else { break };
         propagate_level(&preds, &store, level);
     }
     Ok(store)
