@@ -1,18 +1,28 @@
-//! One table on disk: a header, a block offset list and the entries in blocks of
-//! [`BLOCK_ENTRIES`] two-byte entries, each compressed alone with zstd, so that a probe reads and
-//! decompresses one block of a memory-mapped file and never the whole file.
+//! One table on disk: a header, a block offset list and the entries in blocks of two-byte
+//! entries, each block compressed alone with zstd, so that a probe reads and decompresses one
+//! block of a memory-mapped file and never the whole file.
 //!
-//! Layout (little-endian): `GGCHDTM2`; the material name, 16 bytes padded with zeros; the number
-//! of entries (u64); entries per block (u32); blocks (u32); `blocks + 1` block offsets from the
-//! start of the file (u64, the last one the file's length); the blocks. A block holds the low
+//! Layout (little-endian): `GGCHDTM3`; the material name, 16 bytes padded with zeros; the number
+//! of entries (u64); entries per block (u32); blocks (u32); the [`DigitOrder`] the entries are
+//! stored in: for White to move then for Black, the table's digits after the side to move in
+//! the file's order, one byte each, padded with `0xFF` to 4 bytes; `blocks + 1` block offsets
+//! from the start of the file (u64, the last one the file's length); the blocks. A block holds the low
 //! bytes of its entries, then their high bytes.
 //!
-//! An index that is no position ([`Entry::NONE`]) is never probed, and the index says which they
-//! are, so the file need not hold their entries: version 2 stores there the entry before them in
-//! the block, which extends runs instead of breaking them with `0xFFFF`. The 3- and 4-piece
-//! tables take 0.76 of the bytes of version 1 (`GGCHDTM1`, every entry stored as it is), which is
-//! still read. Readers of every entry ([`TableFile::all`]) get [`Entry::NONE`] back there from
-//! the index.
+//! What made each version smaller, measured on the 3- and 4-piece tables and on KRPvKR's 20
+//! (docs/chess.md):
+//! - Version 1 (`GGCHDTM1`, blocks of 4,096 entries in the table's order) stores every entry as
+//!   it is.
+//! - Version 2 (`GGCHDTM2`): an index that is no position ([`Entry::NONE`]) is never probed, and
+//!   the index says which they are, so the file need not hold their entries: it stores there the
+//!   entry before them in the block, which extends runs instead of breaking them with `0xFFFF`.
+//!   0.76 of version 1's bytes. Readers of every entry ([`TableFile::all`]) get [`Entry::NONE`]
+//!   back there from the index.
+//! - Version 3 (`GGCHDTM3`, written now): the entries in the digit order that compressed best
+//!   on a sample of the table's blocks, one order for each side to move, in blocks of
+//!   [`BLOCK_ENTRIES`], at zstd level [`LEVEL`]. 0.57 of version 1's bytes.
+//!
+//! Versions 1 and 2 are still read.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -23,25 +33,32 @@ use gamegraph::storage::{sha256_hex, Sha256Writer};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
+use super::digit_order::DigitOrder;
 use super::index::TableIndex;
 use super::material::Material;
 use super::Entry;
 
-/// The first bytes of every table file written now.
-const MAGIC: &[u8; 8] = b"GGCHDTM2";
-/// The first bytes of a table file of version 1, still read.
-const MAGIC_VERSION_1: &[u8; 8] = b"GGCHDTM1";
-/// Entries per compressed block: 8 KiB, decompressed in about 10 microseconds (1,024 entries
-/// probe in 5 us but make the 3- and 4-piece files 25% larger).
-pub const BLOCK_ENTRIES: usize = 4096;
-/// The largest block a reader accepts (the writer uses [`BLOCK_ENTRIES`]).
+/// Entries per compressed block in the files written now: 16 KiB, decompressed in about 13
+/// microseconds in KRPvKR (4,096 entries take 7 but make the files 7% larger; 16,384 take 25
+/// for 3% less).
+pub const BLOCK_ENTRIES: usize = 8192;
+/// Entries per block in version 1 and 2 files.
+const VERSION_2_BLOCK_ENTRIES: usize = 4096;
+/// The largest block a reader accepts.
 const MAX_BLOCK_ENTRIES: usize = 1 << 16;
-/// zstd's level: 7 compresses as tightly as 9 here (a KRPvKR table: 218.4 MB against 218.8) in half the time.
-const LEVEL: i32 = 7;
-/// Bytes before the offsets.
+/// zstd's level: 12 makes the largest tables 0.92 of the size and their compression 2.9 times
+/// slower.
+pub const LEVEL: i32 = 7;
+/// Bytes before the offsets in version 1 and 2 files, and before the digit order in version 3.
 const HEADER: usize = 8 + 16 + 8 + 4 + 4;
-/// Decompressed blocks a table keeps for later probes.
-const CACHED_BLOCKS: usize = 256;
+/// The bytes that hold the digit order in a version 3 header.
+const ORDER_BYTES: usize = 8;
+/// Decompressed blocks a table keeps for later probes: 2 MiB.
+const CACHED_BLOCKS: usize = 128;
+/// When choosing a file's digit order, one block in this many (the first that leaves 32 blocks)
+/// is compressed in every candidate order: each 5-piece table's choice then costs about 0.4 of
+/// its compression.
+const SAMPLE_STEPS: [u64; 5] = [61, 31, 13, 7, 3];
 
 /// A table file that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -64,48 +81,126 @@ pub enum FileError {
     },
 }
 
-/// What a table file holds at the indices that are no position.
+/// A table file's version: what it holds at the indices that are no position, and in which
+/// order and blocks it stores the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// [`Entry::NONE`] (`GGCHDTM1`).
+    /// [`Entry::NONE`] there (`GGCHDTM1`).
     Version1,
     /// The entry before them in their block, or a draw where the block starts with them
     /// (`GGCHDTM2`): whatever compresses best, since the index marks them.
     Version2,
+    /// As version 2, in the digit order that compresses best (`GGCHDTM3`).
+    Version3,
 }
 
 impl Format {
-    /// The entries of one block as `self` stores them.
-    fn stored(self, block: &[Entry]) -> Vec<Entry> {
-        match self {
-            Format::Version1 => block.to_vec(),
-            Format::Version2 => {
-                let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0));
-                block
-                    .iter()
-                    .map(|&e| {
-                        if e != Entry::NONE {
-                            last = e;
-                        }
-                        last
-                    })
-                    .collect()
+    /// Turns the entries of one block into what `self` stores.
+    fn stored(self, block: &mut [Entry]) {
+        if self == Format::Version1 {
+            return;
+        }
+        let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0));
+        for e in block {
+            if *e == Entry::NONE {
+                *e = last;
             }
+            last = *e;
         }
     }
 
     fn magic(self) -> &'static [u8; 8] {
         match self {
-            Format::Version1 => MAGIC_VERSION_1,
-            Format::Version2 => MAGIC,
+            Format::Version1 => b"GGCHDTM1",
+            Format::Version2 => b"GGCHDTM2",
+            Format::Version3 => b"GGCHDTM3",
         }
     }
+
+    fn of_magic(magic: &[u8]) -> Option<Self> {
+        [Format::Version1, Format::Version2, Format::Version3].into_iter().find(|f| f.magic() == magic)
+    }
+
+    fn per_block(self) -> usize {
+        match self {
+            Format::Version3 => BLOCK_ENTRIES,
+            _ => VERSION_2_BLOCK_ENTRIES,
+        }
+    }
+
+    /// Bytes before the block offsets.
+    fn header_len(self) -> usize {
+        match self {
+            Format::Version3 => HEADER + ORDER_BYTES,
+            _ => HEADER,
+        }
+    }
+}
+
+/// Makes a zstd compression context at [`LEVEL`].
+fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    zstd::bulk::Compressor::new(LEVEL)
+}
+
+/// Block `b` of `entries` stored by `format` in `order`, compressed.
+fn compress_block(
+    compressor: &mut io::Result<zstd::bulk::Compressor<'static>>,
+    entries: &[Entry],
+    order: &DigitOrder,
+    format: Format,
+    b: u64,
+) -> io::Result<Vec<u8>> {
+    let per_block = format.per_block() as u64;
+    let range = b * per_block..((b + 1) * per_block).min(entries.len() as u64);
+    let mut block = Vec::with_capacity(range.clone().count());
+    order.table_indices(range, |i| block.push(entries[i as usize]));
+    format.stored(&mut block);
+    // Low bytes first, then high bytes (mostly zero): they compress apart far better.
+    let raw: Vec<u8> =
+        block.iter().map(|e| e.0 as u8).chain(block.iter().map(|e| (e.0 >> 8) as u8)).collect();
+    compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)
+}
+
+/// The digit order in which `entries` compress smallest: every candidate compresses the same
+/// sample of blocks, and the smallest total for each side to move wins, the first candidate on
+/// a tie, so that a build is deterministic.
+fn best_order(material: Material, entries: &[Entry]) -> io::Result<DigitOrder> {
+    let digits = TableIndex::new(material).digits();
+    let candidates = DigitOrder::candidates(&digits);
+    let blocks = (entries.len() as u64).div_ceil(BLOCK_ENTRIES as u64);
+    // At least 32 blocks where the table has them. The step is prime to every digit's number of
+    // values: a step of 64 blocks put every sampled block at the same squares of the slowest
+    // pieces, and chose for KQRvKR an order that was not its best.
+    let step = SAMPLE_STEPS.into_iter().find(|&step| blocks / step >= 32).unwrap_or(1);
+    let sampled: Vec<u64> = (0..blocks).step_by(step as usize).collect();
+    let half = entries.len() as u64 / 2;
+    // Each candidate's sampled bytes for each side to move.
+    let sizes: Vec<[u64; 2]> = candidates
+        .par_iter()
+        .map(|candidate| {
+            let order = DigitOrder::new(&digits, [candidate, candidate]).expect("a candidate is an order");
+            sampled
+                .par_iter()
+                .map_init(compressor, |c, &b| {
+                    let len = compress_block(c, entries, &order, Format::Version3, b)?.len() as u64;
+                    let mut size = [0, 0];
+                    size[usize::from(b * BLOCK_ENTRIES as u64 >= half)] = len;
+                    Ok(size)
+                })
+                .try_reduce(|| [0, 0], |a, b| Ok([a[0] + b[0], a[1] + b[1]]))
+        })
+        .collect::<io::Result<_>>()?;
+    let best = |side: usize| {
+        let at = (0..candidates.len()).min_by_key(|&i| (sizes[i][side], i)).expect("one candidate at least");
+        candidates[at].as_slice()
+    };
+    Ok(DigitOrder::new(&digits, [best(0), best(1)]).expect("candidates are orders"))
 }
 
 /// Writes `entries` of `material` as a table file to `out`, and returns its SHA-256 (hex) and
 /// its size in bytes.
 pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
-    write_format(out, material, entries, Format::Version2)
+    write_format(out, material, entries, Format::Version3)
 }
 
 /// [`write()`] in `format`: version 1 for tools and tests that need files as older builds wrote
@@ -116,31 +211,35 @@ pub fn write_format(
     entries: &[Entry],
     format: Format,
 ) -> io::Result<(String, u64)> {
-    let blocks: Vec<Vec<u8>> = entries
-        .par_chunks(BLOCK_ENTRIES)
+    let order = match format {
+        Format::Version3 => best_order(material, entries)?,
+        _ => DigitOrder::identity(&TableIndex::new(material).digits()),
+    };
+    let per_block = format.per_block();
+    let blocks: Vec<Vec<u8>> = (0..(entries.len() as u64).div_ceil(per_block as u64))
+        .into_par_iter()
         // A compression context costs about as much to make as a block to compress: one per
         // piece of work rayon splits off.
-        .map_init(
-            || zstd::bulk::Compressor::new(LEVEL),
-            |compressor, chunk| {
-                // Low bytes first, then high bytes (mostly zero): they compress apart far better.
-                let stored = format.stored(chunk);
-                let raw: Vec<u8> =
-                    stored.iter().map(|e| e.0 as u8).chain(stored.iter().map(|e| (e.0 >> 8) as u8)).collect();
-                compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)
-            },
-        )
+        .map_init(compressor, |c, b| compress_block(c, entries, &order, format, b))
         .collect::<io::Result<_>>()?;
-    let mut header = Vec::with_capacity(HEADER + 8 * (blocks.len() + 1));
+    let header_len = format.header_len();
+    let mut header = Vec::with_capacity(header_len + 8 * (blocks.len() + 1));
     header.extend_from_slice(format.magic());
     let mut name = [0u8; 16];
     let text = material.to_string();
     name[..text.len()].copy_from_slice(text.as_bytes());
     header.extend_from_slice(&name);
     header.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-    header.extend_from_slice(&(BLOCK_ENTRIES as u32).to_le_bytes());
+    header.extend_from_slice(&(per_block as u32).to_le_bytes());
     header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
-    let mut offset = (HEADER + 8 * (blocks.len() + 1)) as u64;
+    if format == Format::Version3 {
+        for side in 0..2 {
+            let mut digits = [0xFF; ORDER_BYTES / 2];
+            digits[..order.order(side).len()].copy_from_slice(order.order(side));
+            header.extend_from_slice(&digits);
+        }
+    }
+    let mut offset = (header_len + 8 * (blocks.len() + 1)) as u64;
     for block in &blocks {
         header.extend_from_slice(&offset.to_le_bytes());
         offset += block.len() as u64;
@@ -168,6 +267,8 @@ pub struct TableFile {
     offsets: Vec<u64>,
     /// How the blocks store entries, as the file's first bytes say.
     format: Format,
+    /// The order of the entries in the file.
+    order: DigitOrder,
     cache: Mutex<HashMap<u32, Arc<[Entry]>>>,
 }
 
@@ -205,14 +306,10 @@ impl TableFile {
                 return Err(damaged(format!("SHA-256 {actual} differs from the manifest's {expected}")));
             }
         }
-        let format = match map.get(..8) {
-            Some(magic) if magic == MAGIC => Format::Version2,
-            Some(magic) if magic == MAGIC_VERSION_1 => Format::Version1,
+        let format = match map.get(..8).and_then(Format::of_magic) {
+            Some(format) if map.len() >= format.header_len() => format,
             _ => return Err(damaged("no table header".into())),
         };
-        if map.len() < HEADER {
-            return Err(damaged("no table header".into()));
-        }
         let name = String::from_utf8_lossy(&map[8..24]).trim_end_matches('\0').to_string();
         if name != material.to_string() {
             return Err(damaged(format!("it holds {name}, not {material}")));
@@ -231,11 +328,25 @@ impl TableFile {
         {
             return Err(damaged(format!("{blocks} blocks of {per_block} entries do not hold {entries}")));
         }
-        let table_end = HEADER + 8 * (blocks + 1);
+        let digits = TableIndex::new(material).digits();
+        let order = match format {
+            Format::Version3 => {
+                let stored = &map[HEADER..HEADER + ORDER_BYTES];
+                let (white, black) = stored.split_at(ORDER_BYTES / 2);
+                let (white, white_padding) = white.split_at(digits.len() - 1);
+                let (black, black_padding) = black.split_at(digits.len() - 1);
+                let padded = white_padding.iter().chain(black_padding).all(|&b| b == 0xFF);
+                DigitOrder::new(&digits, [white, black]).filter(|_| padded).ok_or_else(|| {
+                    damaged(format!("digit order {stored:?} is no order of this table's digits"))
+                })?
+            }
+            _ => DigitOrder::identity(&digits),
+        };
+        let table_end = format.header_len() + 8 * (blocks + 1);
         if map.len() < table_end {
             return Err(damaged("the block list is cut short".into()));
         }
-        let offsets: Vec<u64> = (0..=blocks).map(|b| u64_at(HEADER + 8 * b)).collect();
+        let offsets: Vec<u64> = (0..=blocks).map(|b| u64_at(format.header_len() + 8 * b)).collect();
         let ordered = offsets.windows(2).all(|w| w[0] <= w[1]);
         if offsets[0] != table_end as u64 || !ordered || offsets[blocks] != map.len() as u64 {
             return Err(damaged("the block offsets do not match the file".into()));
@@ -248,6 +359,7 @@ impl TableFile {
             per_block,
             offsets,
             format,
+            order,
             cache: Mutex::new(HashMap::new()),
         })
     }
@@ -270,7 +382,8 @@ impl TableFile {
     /// The entry at `index`, a position of the table (what a file holds at an index that is no
     /// position depends on its [`Format`]).
     pub fn entry(&self, index: u64) -> Result<Entry, FileError> {
-        let block = (index / self.per_block as u64) as u32;
+        let at = self.order.file_index(index);
+        let block = (at / self.per_block as u64) as u32;
         let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&block).cloned();
         let entries = match cached {
             Some(entries) => entries,
@@ -284,7 +397,7 @@ impl TableFile {
                 entries
             }
         };
-        Ok(entries[(index % self.per_block as u64) as usize])
+        Ok(entries[(at % self.per_block as u64) as usize])
     }
 
     /// Every entry, decompressed in parallel, with [`Entry::NONE`] at each index that is no
@@ -300,23 +413,40 @@ impl TableFile {
         self.decompress_all(false)
     }
 
-    /// The entries, with [`Entry::NONE`] put back from the index where `mark` is set.
+    /// The entries in the table's order, with [`Entry::NONE`] put back from the index where
+    /// `mark` is set.
     fn decompress_all(&self, mark: bool) -> Result<Vec<Entry>, FileError> {
-        let index = mark.then(|| TableIndex::new(self.material));
-        // Each block straight into its place: a large table is never held twice.
-        let mut entries = vec![Entry::NONE; self.entries as usize];
-        entries.par_chunks_mut(self.per_block).enumerate().try_for_each(|(b, out)| {
+        // Each block straight into its place: a table in its own order is never held twice.
+        let mut stored = vec![Entry::NONE; self.entries as usize];
+        stored.par_chunks_mut(self.per_block).enumerate().try_for_each(|(b, out)| {
             out.copy_from_slice(&self.block(b)?);
-            if let Some(index) = &index {
-                let start = (b * self.per_block) as u64;
+            Ok::<_, FileError>(())
+        })?;
+        let mut entries = if self.order.is_identity() {
+            stored
+        } else {
+            let mut entries = vec![Entry::NONE; self.entries as usize];
+            entries.par_chunks_mut(self.per_block).enumerate().for_each(|(c, out)| {
+                let start = (c * self.per_block) as u64;
+                let range = start..start + out.len() as u64;
+                let mut next = out.iter_mut();
+                self.order.file_indices(range, |at| {
+                    *next.next().expect("one index an entry") = stored[at as usize];
+                });
+            });
+            entries
+        };
+        if mark {
+            let index = TableIndex::new(self.material);
+            entries.par_chunks_mut(self.per_block).enumerate().for_each(|(c, out)| {
+                let start = (c * self.per_block) as u64;
                 index.placements(start..start + out.len() as u64, |i, placement| {
                     if placement.is_none() {
                         out[(i - start) as usize] = Entry::NONE;
                     }
                 });
-            }
-            Ok(())
-        })?;
+            });
+        }
         Ok(entries)
     }
 
@@ -352,38 +482,60 @@ impl TableFile {
 mod tests {
     use super::*;
 
-    /// Both versions read back the entries of a table, [`Entry::NONE`] at every index that is
-    /// no position; version 2 is the smaller, and holds values there for lookups that only ask
-    /// positions.
+    /// Every version reads back the entries of a table, [`Entry::NONE`] at every index that is
+    /// no position. Version 2 is the smaller, and holds values there for lookups that only ask
+    /// positions; version 3, whose values here depend on the rook's square alone, stores the
+    /// rook's square as its slowest digit and is the smallest.
     #[test]
-    fn both_versions_read_back_what_was_written() {
+    fn every_version_reads_back_what_was_written() {
         let material: Material = "KRvK".parse().unwrap();
         let index = TableIndex::new(material);
         let entries: Vec<Entry> = (0..index.len())
             .map(|i| match index.placement(i) {
                 None => Entry::NONE,
-                Some(_) if i % 5 == 0 => Entry(0),
-                Some(_) => Entry((i / 97 % 40) as u16 + 1),
+                Some(p) if p.squares[2] % 5 == 0 => Entry(0),
+                Some(p) => Entry(u16::from(p.squares[2]) + 1),
             })
             .collect();
         assert!(entries.contains(&Entry::NONE));
         let dir = tempfile::tempdir().unwrap();
         let mut sizes = Vec::new();
-        for format in [Format::Version1, Format::Version2] {
+        for format in [Format::Version1, Format::Version2, Format::Version3] {
             let path = dir.path().join(format!("{format:?}.dtm"));
             let mut bytes = Vec::new();
             let (sha256, size) = write_format(&mut bytes, material, &entries, format).unwrap();
             std::fs::write(&path, &bytes).unwrap();
             let file = TableFile::open(&path, material, entries.len() as u64, Some(&sha256)).unwrap();
+            assert_eq!(file.order.is_identity(), format != Format::Version3, "{format:?}");
             assert_eq!(file.all().unwrap(), entries, "{format:?}");
             let raw = file.all_at_positions().unwrap();
             let positions = (0..index.len()).filter(|&i| entries[i as usize] != Entry::NONE);
             assert!(positions.clone().all(|i| raw[i as usize] == entries[i as usize]), "{format:?}");
-            assert!(positions.take(100).all(|i| file.entry(i).unwrap() == entries[i as usize]));
+            assert!(positions.step_by(97).all(|i| file.entry(i).unwrap() == entries[i as usize]));
             let holes_kept = raw.iter().filter(|&&e| e == Entry::NONE).count();
-            assert_eq!(holes_kept == 0, format == Format::Version2, "{format:?}");
+            assert_eq!(holes_kept == 0, format != Format::Version1, "{format:?}");
             sizes.push(size);
         }
-        assert!(sizes[1] < sizes[0], "version 2 is smaller: {sizes:?}");
+        assert!(sizes[2] < sizes[1] && sizes[1] < sizes[0], "each version smaller: {sizes:?}");
+    }
+
+    /// A version 3 header whose digit order is no order of the table's digits is refused by
+    /// name, as a damaged file.
+    #[test]
+    fn a_damaged_digit_order_is_refused() {
+        let material: Material = "KQvK".parse().unwrap();
+        let entries = vec![Entry(0); TableIndex::new(material).len() as usize];
+        let mut bytes = Vec::new();
+        write_format(&mut bytes, material, &entries, Format::Version3).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("KQvK.dtm");
+        // The side to move's digit, a digit out of range, a padding byte, a repeated digit.
+        for (at, value) in [(HEADER, 0), (HEADER + 1, 7), (HEADER + 3, 2), (HEADER + 5, 1)] {
+            let mut damaged = bytes.clone();
+            damaged[at] = value;
+            std::fs::write(&path, &damaged).unwrap();
+            let err = TableFile::open(&path, material, entries.len() as u64, None).unwrap_err().to_string();
+            assert!(err.contains("digit order") && err.contains("KQvK.dtm"), "{err}");
+        }
     }
 }

@@ -250,6 +250,13 @@ impl TableIndex {
         &self.slots
     }
 
+    /// The digits an index is written in, most significant first, as their number of values:
+    /// the side to move (2), the king pair, then each other slot's square (64, or 48 for a pawn).
+    pub fn digits(&self) -> Vec<u64> {
+        let squares = self.slots[2..].iter().map(|s| if s.piece == Piece::Pawn { PAWN_SQUARES } else { 64 });
+        [2, self.kings.pairs.len() as u64].into_iter().chain(squares).collect()
+    }
+
     /// How many indices the table has (both sides to move, positions or not).
     pub fn len(&self) -> u64 {
         2 * self.half

@@ -20,6 +20,7 @@
 //! in the Nalimov and Gaviota tables (see `docs/chess.md`).
 
 pub mod bench;
+pub mod digit_order;
 pub mod directory;
 pub mod en_passant;
 pub mod evaluate;
