@@ -41,6 +41,75 @@ pub trait Progress: Sync {
     }
 }
 
+/// The whole of a build in several parts (tables, stone counts): which part is under way and,
+/// from the pace of the parts built so far, about how long the rest will take, for the label a
+/// part gives [`Progress::started`]. A bar per part says how long that part has left; a build
+/// of 145 tables over hours also needs to say how long it has left in all.
+pub struct Overall {
+    started: std::time::Instant,
+    state: std::sync::Mutex<OverallState>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct OverallState {
+    /// Parts in the build, parts started or skipped so far.
+    parts: usize,
+    seen: usize,
+    /// Units of work of the parts this run builds, and of those it finished.
+    units: u64,
+    done: u64,
+}
+
+impl Overall {
+    /// A build of `parts` parts, which together count `units` units of work.
+    pub fn new(parts: usize, units: u64) -> Self {
+        let state = OverallState { parts, seen: 0, units, done: 0 };
+        Self { started: std::time::Instant::now(), state: std::sync::Mutex::new(state) }
+    }
+
+    /// A part of `units` units was found done already: it is not work left.
+    pub fn skipped(&self, units: u64) {
+        let mut state = self.state.lock().expect("not poisoned");
+        state.seen += 1;
+        state.units = state.units.saturating_sub(units);
+    }
+
+    /// A part called `what` starts: its label, `what (part/parts, about T left in all)`, the
+    /// time left once a part has been built.
+    pub fn label(&self, what: &str) -> String {
+        let mut state = self.state.lock().expect("not poisoned");
+        state.seen += 1;
+        let (seen, parts) = (state.seen, state.parts);
+        match self.left(&state) {
+            Some(left) => format!("{what} ({seen}/{parts}, about {} left in all)", duration_text(left)),
+            None => format!("{what} ({seen}/{parts})"),
+        }
+    }
+
+    /// The part under way, of `units` units, is done.
+    pub fn finished(&self, units: u64) {
+        self.state.lock().expect("not poisoned").done += units;
+    }
+
+    /// Seconds left at the pace so far, if any part was built.
+    fn left(&self, state: &OverallState) -> Option<f64> {
+        (state.done > 0).then(|| {
+            let pace = self.started.elapsed().as_secs_f64() / state.done as f64;
+            pace * state.units.saturating_sub(state.done) as f64
+        })
+    }
+}
+
+/// `seconds` as people read a time left: `40 s`, `12 min`, `2 h 05 min`.
+fn duration_text(seconds: f64) -> String {
+    let seconds = seconds.round() as u64;
+    match seconds {
+        0..90 => format!("{seconds} s"),
+        90..5400 => format!("{} min", (seconds + 30) / 60),
+        _ => format!("{} h {:02} min", seconds / 3600, seconds % 3600 / 60),
+    }
+}
+
 /// Shows nothing.
 pub struct Silent;
 
@@ -202,3 +271,35 @@ macro_rules! report {
     };
 }
 pub(crate) use report;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parts are counted with those found done, and the time left, once one part is built, is
+    /// the work left at the pace so far: here as much work is left as was done.
+    #[test]
+    fn overall_labels_count_parts_and_estimate_from_the_pace() {
+        let overall = Overall::new(3, 300);
+        overall.skipped(100);
+        assert_eq!(overall.label("KQvK"), "KQvK (2/3)");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        overall.finished(100);
+        let state = *overall.state.lock().unwrap();
+        let left = overall.left(&state).unwrap();
+        let elapsed = overall.started.elapsed().as_secs_f64();
+        assert!((0.02..=elapsed).contains(&left), "{left} s left after {elapsed} s for as much work");
+        assert_eq!(overall.label("KRvK"), "KRvK (3/3, about 0 s left in all)");
+    }
+
+    /// Times left read as people say them.
+    #[test]
+    fn times_left_read_as_people_say_them() {
+        assert_eq!(duration_text(40.2), "40 s");
+        assert_eq!(duration_text(89.4), "89 s");
+        assert_eq!(duration_text(89.6), "2 min");
+        assert_eq!(duration_text(12.0 * 60.0), "12 min");
+        assert_eq!(duration_text(5399.0), "90 min");
+        assert_eq!(duration_text(7500.0), "2 h 05 min");
+    }
+}

@@ -389,3 +389,38 @@ fn a_table_build_stops_when_told() {
     assert_eq!(stopped.err(), Some(gamegraph::dense::DenseError::Interrupted));
     assert!(done.load(Relaxed) < 2 * TableIndex::new(material("KRvK")).len(), "stopped before the end");
 }
+
+/// A build of several tables labels each one with its place in the build and, once a table is
+/// built, the time left in all; tables found complete count as places but not as work left.
+#[test]
+fn a_build_says_its_place_and_time_left_in_all() {
+    use gamegraph_games::databases::Progress;
+    use std::sync::Mutex;
+    struct Labels(Mutex<Vec<String>>);
+    impl Progress for Labels {
+        fn started(&self, what: &str, _: u64) {
+            self.0.lock().unwrap().push(what.to_string());
+        }
+        fn advanced(&self, _: u64) {}
+        fn finished(&self, _: &str) {}
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let build = |names: &[&str]| {
+        let labels = Labels(Mutex::new(Vec::new()));
+        let targets: Vec<Material> = names.iter().map(|n| material(n)).collect();
+        gamegraph_games::chess::directory::build(dir.path(), &targets, &labels).unwrap();
+        labels.0.into_inner().unwrap()
+    };
+    let first = build(&["KQvK", "KRvK"]);
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(first[0].ends_with(" (1/2)"), "{first:?}");
+    assert!(first[1].ends_with(" s left in all)") && first[1].contains(" (2/2, about "), "{first:?}");
+    // KPvK promotes into KBvK and KNvK, built first, then KQvK and KRvK are found complete.
+    let second = build(&["KPvK"]);
+    assert_eq!(second.len(), 3, "{second:?}");
+    assert_eq!(second[0], "KBvK (1/5)");
+    assert!(
+        second[1].starts_with("KNvK (2/5, about ") && second[2].starts_with("KPvK (5/5, about "),
+        "{second:?}"
+    );
+}

@@ -15,7 +15,7 @@ use super::tablebase::{
 use super::tablebase::{TableEntry, TableStats, Tablebase};
 use super::Dtm;
 use crate::databases::{
-    report, BuildRequest, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
+    report, BuildRequest, DatabaseDirectory, DirectoryError, Overall, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameError, GameOption, OptionKind};
 
@@ -257,7 +257,10 @@ pub fn build(
     progress: &dyn Progress,
 ) -> Result<BuildReport, DirectoryError> {
     let started = Instant::now();
-    let observer = Tables { progress, built: Mutex::new(Vec::new()) };
+    let closure = Material::closure(targets);
+    let units = closure.iter().map(|&m| super::tablebase::build::work_units(m)).sum();
+    let overall = Overall::new(closure.len(), units);
+    let observer = Tables { progress, overall, built: Mutex::new(Vec::new()) };
     let manifest = build_tables(dir, targets, &observer)?;
     let seconds = started.elapsed().as_secs_f64();
     let tables = Tablebase::open(dir)?;
@@ -306,19 +309,22 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
     Ok(VerifyReport { tables: verified, seconds: started.elapsed().as_secs_f64() })
 }
 
-/// Reports each table to a [`Progress`] and keeps what each took.
+/// Reports each table to a [`Progress`], labelled with the time left in all, and keeps what
+/// each took.
 struct Tables<'a> {
     progress: &'a dyn Progress,
+    overall: Overall,
     built: Mutex<Vec<TableBuilt>>,
 }
 
 impl BuildObserver for Tables<'_> {
     fn skipped(&self, material: Material) {
+        self.overall.skipped(super::tablebase::build::work_units(material));
         self.progress.finished(&format!("{material:>8}: already built"));
     }
 
     fn started(&self, material: Material, units: u64) {
-        self.progress.started(&material.to_string(), units);
+        self.progress.started(&self.overall.label(&material.to_string()), units);
     }
 
     fn advanced(&self, units: u64) {
@@ -330,6 +336,7 @@ impl BuildObserver for Tables<'_> {
     }
 
     fn finished(&self, material: Material, seconds: f64, entry: &TableEntry) {
+        self.overall.finished(super::tablebase::build::work_units(material));
         self.progress.finished(&format!(
             "{material:>8}: {:>11} entries in {seconds:>7.2} s, {:>10} bytes",
             entry.entries, entry.bytes

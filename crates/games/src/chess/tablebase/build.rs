@@ -71,8 +71,7 @@ pub fn build(
             }
         }
         let started = Instant::now();
-        let len = TableIndex::new(material).len();
-        observer.started(material, 2 * len);
+        observer.started(material, work_units(material));
         let entries =
             build_table(material, &loaded, &|units| observer.advanced(units), &|| observer.interrupted())
                 .map_err(|cause| match cause {
@@ -89,6 +88,11 @@ pub fn build(
         loaded.insert(material, entries);
     }
     Ok(manifest)
+}
+
+/// The units of work a table's build reports to [`BuildObserver::advanced`].
+pub fn work_units(material: Material) -> u64 {
+    2 * TableIndex::new(material).len()
 }
 
 /// Writes one table file atomically and returns its manifest entry.
