@@ -140,7 +140,6 @@ impl Cluster {
         })
     }
 
-    /// Workers over all processes.
     /// The same cluster for the computation described by `job` (see [`Cluster::job`]); a job
     /// longer than [`MAX_JOB`] bytes is cut there.
     pub fn with_job(mut self, job: impl Into<String>) -> Self {
@@ -158,6 +157,7 @@ impl Cluster {
         format!("gamegraph {}: {}", env!("CARGO_PKG_VERSION"), self.job)
     }
 
+    /// Workers over all processes.
     pub fn peers(&self) -> usize {
         self.workers * self.hosts.len().max(1)
     }

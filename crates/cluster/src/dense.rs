@@ -2,14 +2,25 @@
 //! [`gamegraph::dense::solve_layer`] solves it on one machine: each worker takes a range of the
 //! indices, counts their moves and finds their exits in its own forward pass, and the kernel
 //! runs from the finals and exits; each worker ends with the labels of its range.
+//!
+//! - [`solve_layer`]: one layer, each worker keeping its range's labels;
+//! - [`solve_game`]: a user's whole game (a [`DenseIndex`] with [`Unmoves`]), its solution
+//!   gathered on process 0;
+//! - [`build_layers`]: a database built layer after layer (Oware by stone count), each worker
+//!   writing its range of each layer's file.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use gamegraph::dense::{forward_pass, ByteStore, CounterCells, DenseError, DenseLayer, LayeredBuild};
+use gamegraph::dense::{
+    forward_pass, ByteStore, CounterCells, DenseError, DenseLayer, GameLayer, LayeredBuild,
+};
+use gamegraph::game::{DenseIndex, Unmoves};
+use gamegraph::retrograde::DenseStore;
+use gamegraph::{Model, Solution};
 use timely::worker::Worker;
 
-use crate::kernel::{all_levels, barrier, propagate, Node, Ownership, Share};
+use crate::kernel::{all_levels, barrier, gather, label_of, propagate, Node, Ownership, Share};
 use crate::{Cluster, ClusterError};
 
 /// Solves `layer` in the minimax model on this worker and the others (every worker calls it
@@ -37,6 +48,38 @@ where
     };
     let share = Share { index, ownership, store, predecessors };
     Ok((start, propagate(worker, share, &levels, seeds.by_level(len, &|_| {}))))
+}
+
+/// Solves every position of `game`'s dense index on the workers of `cluster`, as
+/// [`gamegraph::dense::solve_game`] does on one machine, with the same labels: each worker
+/// counts the moves of its range of the index and walks back from it with un-moves, and the
+/// workers then send their labels to process 0. Every process calls it with the same game; process 0
+/// gets the solution, the others `None`.
+///
+/// Process 0 holds every label at the end, so the game must fit one machine's [`Solution`];
+/// a game whose labels do not is solved a range a worker with [`solve_layer`] on a
+/// [`GameLayer`], each worker keeping (or writing) its own range.
+pub fn solve_game<G>(game: Arc<G>, cluster: &Cluster) -> Result<Option<Solution<u64>>, ClusterError>
+where
+    G: DenseIndex + Unmoves + Send + Sync + 'static,
+{
+    let positions = game.index_len();
+    let layer = Arc::new(GameLayer(game));
+    let results = cluster.run(move |worker| {
+        let (index, ownership) = (worker.index(), Ownership::ranges(positions, worker.peers()));
+        // A game layer has no exits, and its store counts any number of moves.
+        let (_, store) = solve_layer::<_, DenseStore<u64>>(worker, Arc::clone(&layer))
+            .expect("a whole game solves without a dense error");
+        gather(worker, index, ownership, &store)
+    })?;
+    if cluster.process != 0 {
+        return Ok(None);
+    }
+    let mut labels = vec![None; usize::try_from(positions).expect("the labels fit in memory")];
+    for decided in results.into_iter().flatten() {
+        labels[decided.0 as usize] = Some(label_of(&decided));
+    }
+    Ok(Some(Solution::from_labels(Model::Minimax, labels)))
 }
 
 /// What [`build_layers`] did.

@@ -596,10 +596,16 @@ impl<N: NodeId> CounterCells for OutcomeStore<N> {
     }
 }
 
-/// A whole game over its dense index, as a layer without exits.
-struct GameLayer<'g, G>(&'g G);
+/// A whole game over its dense index, as a layer without exits: what [`solve_game`] solves on
+/// one machine, and what a cluster splits over its workers. It holds the game or a pointer to it
+/// (`&G`, `Arc<G>`), so that a layer shared between threads can own its game.
+pub struct GameLayer<R>(pub R);
 
-impl<G: DenseIndex + Unmoves + Sync> DenseLayer for GameLayer<'_, G> {
+impl<R, G> DenseLayer for GameLayer<R>
+where
+    R: std::ops::Deref<Target = G> + Sync,
+    G: DenseIndex + Unmoves + Sync,
+{
     type Scratch = Vec<G::Position>;
 
     fn len(&self) -> u64 {
