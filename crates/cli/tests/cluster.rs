@@ -231,11 +231,9 @@ fn a_malformed_host_file_is_refused_with_line_and_column() {
     let mut bad = args.to_vec();
     bad.extend(["--process", "2"]);
     assert!(fails(&bad, "").contains("process 2 is not in the host file"));
-    // Chess tables are not built over a cluster (yet).
-    let db = dir.path().join("tables");
-    let message =
-        fails(&["build", "chess", "--tables", "KRvK", "--db", db.to_str().unwrap(), "--workers", "2"], "");
-    assert!(message.contains("chess tables are built on one machine"), "{message}");
+    // A game without a database directory is solved on one machine.
+    let message = fails(&["build", "tictactoe", "--workers", "2"], "");
+    assert!(message.contains("tictactoe is built on one machine"), "{message}");
 }
 
 /// Runs `build oware` to `stones` on the processes of `hosts` (each with `workers` workers) into
@@ -335,6 +333,62 @@ fn an_oware_build_whose_process_dies_fails_cleanly_and_resumes() {
     ok(&["build", "oware", "--stones", "14", "--db", d]);
     let fresh = dir.path().join("fresh");
     ok(&["build", "oware", "--stones", "14", "--db", fresh.to_str().unwrap()]);
+    same_files(&fresh, &db);
+}
+
+/// Runs `build chess --tables TABLES` on `processes` processes of `workers` workers into `db`;
+/// process 0's standard output.
+fn build_chess_on(dir: &std::path::Path, processes: usize, workers: &str, db: &std::path::Path) -> String {
+    let base = ["build", "chess", "--tables", CHESS_TABLES, "--db", db.to_str().unwrap()];
+    on_processes(dir, &base, processes, workers)
+}
+
+/// Tables with and without pawns, and the 3-piece tables they lead to.
+const CHESS_TABLES: &str = "KQvKR,KRvKP";
+
+#[test]
+fn chess_tables_on_two_processes_or_two_workers_are_the_one_process_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one");
+    ok(&["build", "chess", "--tables", CHESS_TABLES, "--db", one.to_str().unwrap()]);
+    let two = dir.path().join("two");
+    let out = build_chess_on(dir.path(), 2, "1", &two);
+    assert!(out.contains("built 10 tables"), "{out}");
+    same_files(&one, &two);
+    let workers = dir.path().join("workers");
+    build_chess_on(dir.path(), 1, "2", &workers);
+    same_files(&one, &workers);
+    // Resumed: nothing left to build.
+    let again = build_chess_on(dir.path(), 2, "1", &two);
+    assert!(again.contains("built 0 tables"), "{again}");
+    same_files(&one, &two);
+}
+
+#[test]
+fn a_chess_build_whose_process_dies_resumes_to_the_one_process_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let hosts = hostfile(dir.path(), 2);
+    let (h, d) = (hosts.to_str().unwrap(), db.to_str().unwrap());
+    let args = |process: &'static str| -> Vec<String> {
+        ["build", "chess", "--tables", CHESS_TABLES, "--db", d, "--hostfile", h, "--process", process]
+            .into_iter()
+            .chain(["--connect-timeout", "8"])
+            .map(str::to_string)
+            .collect()
+    };
+    // Long enough to build some tables, not all ten.
+    let out = kill_process_1_after(args, Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "process 0 goes on without process 1");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("a process stopped") || stderr.contains("did not connect"), "{stderr}");
+    // Resumed over two processes again: the tables left, the same files as a build never
+    // interrupted.
+    let resumed = build_chess_on(dir.path(), 2, "1", &db);
+    assert!(!resumed.contains("built 10 tables"), "some tables were kept: {resumed}");
+    let fresh = dir.path().join("fresh");
+    ok(&["build", "chess", "--tables", CHESS_TABLES, "--db", fresh.to_str().unwrap()]);
     same_files(&fresh, &db);
 }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use gamegraph::dense::{
-    forward_pass, ByteStore, CounterCells, DenseError, DenseLayer, GameLayer, LayeredBuild,
+    forward_pass, CounterCells, DenseError, DenseLayer, GameLayer, LayeredBuild, StoredRange,
 };
 use gamegraph::game::{DenseIndex, Unmoves};
 use gamegraph::retrograde::DenseStore;
@@ -123,15 +123,17 @@ where
         let opened = leader.then(|| open(true));
         barrier(worker);
         let mut build = opened.unwrap_or_else(|| open(false)).unwrap_or_else(|e| fail(&e));
-        let resumed = build.next().min(last + 1);
         let mut built = Vec::new();
-        for n in build.next()..=last {
+        // The layers left (after the first, some may be complete already).
+        while build.next() <= last {
+            let n = build.next();
             let started = Instant::now();
             let layer = Arc::new(build.layer());
             let positions = layer.len();
-            let (start, store) = solve_layer::<_, ByteStore<u64>>(worker, layer).unwrap_or_else(|e| fail(&e));
+            let (start, store) =
+                solve_layer::<_, B::Store>(worker, Arc::clone(&layer)).unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
-            write_range(&path, positions, start, &store.into_values())
+            write_range(&path, &build.stored(&layer, start, store))
                 .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
             barrier(worker);
             if leader {
@@ -144,15 +146,15 @@ where
             }
             built.push(n);
         }
-        leader.then_some(LayersBuilt { resumed, built })
+        leader.then_some(LayersBuilt { resumed: last + 1 - built.len(), built })
     })?;
     Ok(results.into_iter().flatten().next())
 }
 
-/// Writes `values` at offset `start` of the file at `path`, which holds `len` bytes in all (made
-/// so by whichever worker comes first; the others write their ranges beside).
-fn write_range(path: &std::path::Path, len: u64, start: u64, values: &[u8]) -> std::io::Result<()> {
+/// Writes one worker's `range` into the partial file at `path` (made its full length by whichever
+/// worker comes first; the others write their ranges beside).
+fn write_range(path: &std::path::Path, range: &StoredRange) -> std::io::Result<()> {
     let file = std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path)?;
-    file.set_len(len)?;
-    std::os::unix::fs::FileExt::write_all_at(&file, values, start)
+    file.set_len(range.file_len)?;
+    std::os::unix::fs::FileExt::write_all_at(&file, &range.bytes, range.offset)
 }

@@ -637,12 +637,16 @@ where
 }
 
 /// A database built layer after layer, each layer reading the ones before it (Awari by stone
-/// count): what a driver that solves each layer its own way (over a cluster, each process
-/// writing its range of the layer's file) needs of the game's storage. The layers are numbered
-/// from 0; [`LayeredBuild::next`] is the first one not complete.
+/// count, chess tables by material): what a driver that solves each layer its own way (over a
+/// cluster, each process writing its range of the layer's file) needs of the game's storage.
+/// The layers are numbered from 0 in the order they are built; [`LayeredBuild::next`] is the
+/// first one not complete (those after it may be complete already, and are then skipped).
 pub trait LayeredBuild {
     /// A layer, owning what it reads of the layers before it.
     type Layer: DenseLayer + Send + Sync + 'static;
+    /// The store a layer's labels are counted in ([`ByteStore`] where one byte of value a
+    /// position suffices).
+    type Store: CounterCells<Node = u64> + 'static;
     /// Why the storage failed.
     type Error: std::fmt::Display;
 
@@ -652,9 +656,14 @@ pub trait LayeredBuild {
     /// Layer [`LayeredBuild::next`], to solve.
     fn layer(&self) -> Self::Layer;
 
-    /// Where the values of layer [`LayeredBuild::next`] are written (one byte a position, at
-    /// the position's index) before [`LayeredBuild::finish`] makes them complete.
+    /// Where the values of layer [`LayeredBuild::next`] are written, each position's at its
+    /// index (see [`LayeredBuild::stored`]), before [`LayeredBuild::finish`] makes them
+    /// complete.
     fn partial_path(&self) -> std::path::PathBuf;
+
+    /// What the partial file holds of the indices `start..` of `layer`, whose labels are
+    /// `store` (one solver's range of the layer).
+    fn stored(&self, layer: &Self::Layer, start: u64, store: Self::Store) -> StoredRange;
 
     /// Makes layer `n` ([`LayeredBuild::next`]) complete from its partial file and records it
     /// (done by one process of a build).
@@ -662,6 +671,17 @@ pub trait LayeredBuild {
 
     /// Reads layer `n` ([`LayeredBuild::next`]) that another process made complete.
     fn reload(&mut self, n: usize) -> Result<(), Self::Error>;
+}
+
+/// One solver's part of a layer's partial file ([`LayeredBuild::stored`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRange {
+    /// The whole file's length in bytes.
+    pub file_len: u64,
+    /// Where `bytes` go in the file.
+    pub offset: u64,
+    /// The values of the range, as stored.
+    pub bytes: Vec<u8>,
 }
 
 /// Solves every position of a game's dense index in the minimax model without building a

@@ -26,7 +26,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub build: EntryOptions<BuildOptionList>,
     /// Build on timely dataflow workers, or on every process of a host file sharing the --db
-    /// directory (the same files as one process), where the game's databases allow it (Oware).
+    /// directory (the same files as one process): Oware and chess tables.
     #[command(flatten)]
     pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]

@@ -17,7 +17,7 @@ use super::Dtm;
 use crate::databases::{
     report, BuildRequest, DatabaseDirectory, DirectoryError, Overall, Progress, Report, VerifyRequest,
 };
-use crate::registry::{GameError, GameOption, OptionKind};
+use crate::registry::{GameOption, OptionKind};
 
 /// The endgame tables of up to five pieces, one file a material.
 pub struct EndgameTables;
@@ -215,12 +215,14 @@ impl DatabaseDirectory for EndgameTables {
         request: &BuildRequest<'_>,
         progress: &dyn Progress,
     ) -> Result<Option<Box<dyn Report>>, DirectoryError> {
-        if request.cluster.is_some() {
-            return Err(GameError::BadOptions("chess tables are built on one machine".into()).into());
-        }
         let spec = request.options.get("tables").unwrap_or_default();
         let targets = parse_tables(spec).map_err(super::tablebase::TablebaseError::from)?;
-        Ok(Some(Box::new(build(dir, &targets, progress)?)))
+        Ok(match request.cluster {
+            None => Some(Box::new(build(dir, &targets, progress)?)),
+            Some(cluster) => {
+                build_on_cluster(dir, &targets, cluster, progress)?.map(|r| Box::new(r) as Box<dyn Report>)
+            }
+        })
     }
 
     fn verify(
@@ -271,6 +273,78 @@ pub fn build(
         seconds,
         bytes_by_pieces: BytesByPieces::of(&tables),
     })
+}
+
+/// Builds what [`build`] builds, with the same files, on the workers of every process of
+/// `cluster` (sharing `dir`): each worker solves its range of each table and writes its
+/// entries, and process 0's first worker compresses the table and lists it in the manifest.
+/// Process 0 gets the report, the others `None`.
+#[cfg(feature = "cluster")]
+pub fn build_on_cluster(
+    dir: &Path,
+    targets: &[Material],
+    cluster: &crate::databases::Cluster,
+    progress: &dyn Progress,
+) -> Result<Option<BuildReport>, DirectoryError> {
+    use super::tablebase::layered::{LayeredTables, ProcessTables};
+
+    let started = Instant::now();
+    let order = Material::closure(targets);
+    let Some(last) = order.len().checked_sub(1) else {
+        return Ok(Some(BuildReport {
+            db: dir.display().to_string(),
+            built: Vec::new(),
+            tables: 0,
+            seconds: 0.0,
+            bytes_by_pieces: BytesByPieces { three: 0, four: 0, five: 0 },
+        }));
+    };
+    // Processes given other tables would write a mixed directory: they refuse each other when
+    // they connect.
+    let names: Vec<String> = targets.iter().map(Material::to_string).collect();
+    let cluster = cluster.clone().with_job(format!("build chess --tables {}", names.join(",")));
+    let (sender, received) = std::sync::mpsc::channel::<(usize, f64)>();
+    let (owned, targets, process) = (dir.to_path_buf(), targets.to_vec(), ProcessTables::default());
+    let mut seconds_of = Vec::new();
+    let built = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (n, seconds) in received {
+                progress.finished(&format!("{:>8}: built in {seconds:>7.2} s", order[n]));
+                seconds_of.push((n, seconds));
+            }
+        });
+        let done = move |n, _, seconds| {
+            let _ = sender.send((n, seconds));
+        };
+        let open = move |leader| LayeredTables::open(&owned, &targets, leader, process.clone());
+        gamegraph_cluster::dense::build_layers(&cluster, last, open, done)
+    })?;
+    let Some(built) = built else { return Ok(None) };
+    let tables = Tablebase::open(dir)?;
+    let table_built = |&n: &usize| {
+        let material = order[n].to_string();
+        let entry = tables.entries().iter().find(|t| t.material == material).expect("listed once built");
+        let seconds = seconds_of.iter().find(|s| s.0 == n).map_or(0.0, |s| s.1);
+        TableBuilt { material, entries: entry.entries, seconds, bytes: entry.bytes }
+    };
+    Ok(Some(BuildReport {
+        db: dir.display().to_string(),
+        built: built.built.iter().map(table_built).collect(),
+        tables: tables.entries().len(),
+        seconds: started.elapsed().as_secs_f64(),
+        bytes_by_pieces: BytesByPieces::of(&tables),
+    }))
+}
+
+/// Without the `cluster` feature there is no cluster to build on.
+#[cfg(not(feature = "cluster"))]
+pub fn build_on_cluster(
+    _: &Path,
+    _: &[Material],
+    cluster: &crate::databases::Cluster,
+    _: &dyn Progress,
+) -> Result<Option<BuildReport>, DirectoryError> {
+    match *cluster {}
 }
 
 /// Every entry of every table of `dir` against its children's.

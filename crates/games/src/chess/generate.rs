@@ -17,17 +17,52 @@ use super::{Dtm, Entry};
 pub use super::leaving::ChildTables;
 
 /// One table as a layer of the dense path: its indices, then its positions with an en passant
-/// right.
-struct TableLayer<'a, C> {
-    index: &'a TableIndex,
+/// right. It holds the tables its captures and promotions lead to as `C` (a reference, or an
+/// `Arc` for a layer that owns what it reads, as a cluster's workers need).
+pub struct TableLayer<C, I> {
+    index: TableIndex,
     en_passant: EnPassantPositions,
-    children: &'a C,
+    children: C,
     leaving: LeavingTables,
     /// Whether the build was told to stop.
-    interrupted: &'a (dyn Fn() -> bool + Sync),
+    interrupted: I,
 }
 
-impl<C> TableLayer<'_, C> {
+impl<C, I> TableLayer<C, I> {
+    /// The table of `index` as a layer, whose captures and promotions `children` value; it
+    /// stops when `interrupted` says so.
+    pub fn new(index: TableIndex, children: C, interrupted: I) -> Self {
+        let en_passant = EnPassantPositions::find(&index);
+        let leaving = LeavingTables::new(&index);
+        Self { index, en_passant, children, leaving, interrupted }
+    }
+
+    /// The table's index.
+    pub fn index(&self) -> &TableIndex {
+        &self.index
+    }
+
+    /// The entries (as their `u16`) of the table indices from `start` on, whose labels `store`
+    /// holds from `start` on; the positions with an en passant right, after the table's
+    /// indices, are dropped.
+    pub fn entries<N: NodeId>(&self, start: u64, store: OutcomeStore<N>) -> Vec<u16> {
+        let index = &self.index;
+        let mut cells = store.into_u16(|i, label| {
+            let i = start + i as u64;
+            let entry = match label {
+                Some(label) => Entry::of(match label.side {
+                    Side::Win => Dtm::Win(label.remoteness),
+                    Side::Lose => Dtm::Loss(label.remoteness),
+                }),
+                None if index.placement(i).is_some() => Entry::of(Dtm::Draw),
+                None => Entry::NONE,
+            };
+            entry.0
+        });
+        cells.truncate(index.len().saturating_sub(start) as usize);
+        cells
+    }
+
     /// The board at a layer index.
     fn board(&self, i: u64) -> Option<Board> {
         let base = self.index.len();
@@ -53,7 +88,7 @@ impl<C> TableLayer<'_, C> {
     }
 }
 
-impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
+impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
     type Scratch = ();
 
     fn len(&self) -> u64 {
@@ -74,7 +109,7 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
         for at in start.max(base)..end {
             out[(at - start) as usize] = match self.board(at) {
                 None => Forward::Absent,
-                Some(board) => forward_one(&board, self.children),
+                Some(board) => forward_one(&board, &self.children),
             };
         }
     }
@@ -114,7 +149,7 @@ impl<C: ChildTables> DenseLayer for TableLayer<'_, C> {
     }
 }
 
-impl<C: ChildTables> TableLayer<'_, C> {
+impl<C: ChildTables, I> TableLayer<C, I> {
     /// [`forward_one`] on a placement, without a board.
     fn forward_placement(&self, p: &Placement) -> Forward {
         let mut moves = CountMoves { layer: self, inside: 0, best: None, any: false };
@@ -128,14 +163,14 @@ impl<C: ChildTables> TableLayer<'_, C> {
 }
 
 /// The forward pass's tally of one position's moves.
-struct CountMoves<'l, 'a, C> {
-    layer: &'l TableLayer<'a, C>,
+struct CountMoves<'l, C, I> {
+    layer: &'l TableLayer<C, I>,
     inside: u32,
     best: Option<Exit>,
     any: bool,
 }
 
-impl<C: ChildTables> MoveVisitor for CountMoves<'_, '_, C> {
+impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
     fn inside(&mut self) {
         self.any = true;
         self.inside += 1;
@@ -143,7 +178,7 @@ impl<C: ChildTables> MoveVisitor for CountMoves<'_, '_, C> {
 
     fn leaving(&mut self, mv: Leaving) {
         self.any = true;
-        let exit = self.layer.leaving.entry(mv, self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
+        let exit = self.layer.leaving.entry(mv, &self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
         if self.best.is_none_or(|b| better(exit, b)) {
             self.best = Some(exit);
         }
@@ -204,16 +239,13 @@ pub fn build_table(
     progress: &(dyn Fn(u64) + Sync),
     interrupted: &(dyn Fn() -> bool + Sync),
 ) -> Result<Vec<Entry>, gamegraph::dense::DenseError> {
-    let index = TableIndex::new(material);
-    let en_passant = EnPassantPositions::find(&index);
-    let leaving = LeavingTables::new(&index);
-    let layer = TableLayer { index: &index, en_passant, children, leaving, interrupted };
+    let layer = TableLayer::new(TableIndex::new(material), children, interrupted);
     // Four-byte node numbers where they suffice: the kernel's lists of exits and rounds are
     // half the size.
     let cells = if layer.len() <= u64::from(u32::MAX) {
-        solve::<u32, _>(&layer, progress)?
+        solve::<u32, _, _>(&layer, progress)?
     } else {
-        solve::<u64, _>(&layer, progress)?
+        solve::<u64, _, _>(&layer, progress)?
     };
     // Same size: the collect reuses the cells' memory.
     Ok(cells.into_iter().map(Entry).collect())
@@ -221,25 +253,12 @@ pub fn build_table(
 
 /// Solves `layer` with node numbers `N` into one entry (as its `u16`) per table index; the en
 /// passant positions after them are dropped.
-fn solve<N: NodeId, C: ChildTables>(
-    layer: &TableLayer<'_, C>,
+fn solve<N: NodeId, C: ChildTables, I: Fn() -> bool + Sync>(
+    layer: &TableLayer<C, I>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<u16>, gamegraph::dense::DenseError> {
     let store: OutcomeStore<N> = solve_layer(layer, progress)?;
-    let index = layer.index;
-    let mut cells = store.into_u16(|i, label| {
-        let entry = match label {
-            Some(label) => Entry::of(match label.side {
-                Side::Win => Dtm::Win(label.remoteness),
-                Side::Lose => Dtm::Loss(label.remoteness),
-            }),
-            None if index.placement(i as u64).is_some() => Entry::of(Dtm::Draw),
-            None => Entry::NONE,
-        };
-        entry.0
-    });
-    cells.truncate(index.len() as usize);
-    Ok(cells)
+    Ok(layer.entries(0, store))
 }
 
 #[cfg(test)]
@@ -300,15 +319,8 @@ mod tests {
             ("KRvKPP", Some(20_000)),
         ];
         for (name, samples) in tables {
-            let index = TableIndex::new(name.parse().unwrap());
-            let en_passant = EnPassantPositions::find(&index);
-            let layer = TableLayer {
-                index: &index,
-                en_passant,
-                children: &Hashed,
-                leaving: LeavingTables::new(&index),
-                interrupted: &|| false,
-            };
+            let layer = TableLayer::new(TableIndex::new(name.parse().unwrap()), &Hashed, || false);
+            let index = layer.index();
             let indices: Vec<u64> = match samples {
                 None => (0..index.len()).collect(),
                 Some(n) => (0..n).map(|_| rng.below(index.len())).collect(),

@@ -18,6 +18,26 @@ pub trait ChildTables: Sync {
     fn entry_at(&self, material: Material, index: u64) -> Entry;
 }
 
+impl<T: ChildTables + ?Sized> ChildTables for &T {
+    fn entry(&self, board: &Board) -> Entry {
+        (**self).entry(board)
+    }
+
+    fn entry_at(&self, material: Material, index: u64) -> Entry {
+        (**self).entry_at(material, index)
+    }
+}
+
+impl<T: ChildTables + Send + ?Sized> ChildTables for std::sync::Arc<T> {
+    fn entry(&self, board: &Board) -> Entry {
+        (**self).entry(board)
+    }
+
+    fn entry_at(&self, material: Material, index: u64) -> Entry {
+        (**self).entry_at(material, index)
+    }
+}
+
 /// The tables one table's captures and promotions lead to, and how its slots map into them.
 pub struct LeavingTables {
     /// By [`LeavingTables::key`]; `None` for what no move does.

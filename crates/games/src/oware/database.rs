@@ -11,6 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use gamegraph::dense::{ByteStore, DenseLayer, StoredRange};
 use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -312,6 +313,7 @@ impl Builder {
 
 impl gamegraph::dense::LayeredBuild for Builder {
     type Layer = OwnedLayer;
+    type Store = ByteStore<u64>;
     type Error = DatabaseError;
 
     fn next(&self) -> usize {
@@ -324,6 +326,11 @@ impl gamegraph::dense::LayeredBuild for Builder {
 
     fn partial_path(&self) -> PathBuf {
         Builder::partial_path(self)
+    }
+
+    /// One byte a position, at its index.
+    fn stored(&self, layer: &OwnedLayer, start: u64, store: ByteStore<u64>) -> StoredRange {
+        StoredRange { file_len: layer.len(), offset: start, bytes: store.into_values() }
     }
 
     fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {

@@ -96,7 +96,11 @@ pub fn work_units(material: Material) -> u64 {
 }
 
 /// Writes one table file atomically and returns its manifest entry.
-fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<TableEntry, TablebaseError> {
+pub(super) fn write_table(
+    dir: &Path,
+    material: Material,
+    entries: &[Entry],
+) -> Result<TableEntry, TablebaseError> {
     let name = file_name(material);
     let mut written = None;
     storage::write_atomically(&dir.join(&name), |mut out| {
@@ -113,8 +117,9 @@ fn write_table(dir: &Path, material: Material, entries: &[Entry]) -> Result<Tabl
     })
 }
 
-/// Removes the temporary files that a killed build of an earlier version left.
-fn remove_partial_files(dir: &Path) -> Result<(), TablebaseError> {
+/// Removes the files a killed build left: a cluster build's entries, not yet compressed (and
+/// the temporary files of earlier versions' builds).
+pub(super) fn remove_partial_files(dir: &Path) -> Result<(), TablebaseError> {
     for entry in fs::read_dir(dir).map_err(io_error(dir))? {
         let entry = entry.map_err(io_error(dir))?;
         if entry.file_name().to_string_lossy().starts_with(PARTIAL) {

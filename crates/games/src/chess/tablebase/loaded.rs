@@ -3,10 +3,12 @@
 
 use super::*;
 
-/// Tables loaded whole, for building and verifying: every probe is an array read.
+/// Tables loaded whole, for building and verifying: every probe is an array read. A copy
+/// shares the entries: the workers of a cluster's process each hold one, and the entries once.
+#[derive(Clone)]
 pub struct LoadedTables {
     /// A few tables (those one table leads to): a list searched in order beats hashing.
-    tables: Vec<(Material, TableIndex, LoadedEntries)>,
+    tables: Vec<(Material, TableIndex, Arc<LoadedEntries>)>,
 }
 
 /// A loaded table's entries: one byte each when every distance fits (most tables), which
@@ -57,12 +59,12 @@ impl LoadedTables {
     /// Adds a table's entries, in place of any loaded before.
     pub fn insert(&mut self, material: Material, entries: Vec<Entry>) {
         self.tables.retain(|t| t.0 != material);
-        self.tables.push((material, TableIndex::new(material), LoadedEntries::new(entries)));
+        self.tables.push((material, TableIndex::new(material), Arc::new(LoadedEntries::new(entries))));
     }
 
     /// A loaded table.
     fn get(&self, material: Material) -> Option<(&TableIndex, &LoadedEntries)> {
-        self.tables.iter().find(|t| t.0 == material).map(|(_, index, entries)| (index, entries))
+        self.tables.iter().find(|t| t.0 == material).map(|(_, index, entries)| (index, &**entries))
     }
 
     /// A copy of a loaded table's entries.

@@ -6,10 +6,12 @@
 //!
 //! - [`loaded`]: tables loaded whole, for building and verifying;
 //! - [`build`](mod@build): building a directory, resumed where a build stopped;
+//! - [`layered`]: the same build as layers, for a cluster's workers;
 //! - [`stats`]: counts by value and side to move;
 //! - [`verify`]: every entry against its children.
 
 pub mod build;
+pub mod layered;
 pub mod loaded;
 pub mod stats;
 pub mod verify;
@@ -35,8 +37,8 @@ use super::{Dtm, Entry};
 /// The manifest's name in a table directory.
 pub const MANIFEST: &str = "manifest.json";
 const FORMAT: &str = "gamegraph-chess-dtm-1";
-/// The prefix of the files that builds of earlier versions wrote before renaming them (the
-/// files being written are now [`gamegraph::storage::write_atomically`]'s).
+/// The prefix of the files a cluster build writes its entries into before the table's file is
+/// compressed from them (and of those builds of earlier versions wrote before renaming them).
 const PARTIAL: &str = ".building-";
 
 /// `manifest.json`: the complete tables of a directory, in building order.
