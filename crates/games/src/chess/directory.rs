@@ -362,14 +362,10 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
         let entries = tables.table(material)?.file.all().map_err(super::tablebase::TablebaseError::from)?;
         // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
         // does not fit in memory whole.
-        let needed = material.successors();
-        loaded.retain(|m| needed.contains(&m));
-        for m in needed {
-            if !loaded.contains(m) {
-                // Looked up at positions only.
-                let file = &tables.table(m)?.file;
-                loaded.insert(m, file.all_at_positions().map_err(super::tablebase::TablebaseError::from)?);
-            }
+        for (m, sides) in loaded.missing_for(material) {
+            // Looked up at positions only.
+            let file = &tables.table(m)?.file;
+            loaded.load(m, file, sides).map_err(super::tablebase::TablebaseError::from)?;
         }
         let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);
         progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));

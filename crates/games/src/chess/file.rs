@@ -26,7 +26,9 @@
 
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use gamegraph::storage::{sha256_hex, Sha256Writer};
@@ -413,29 +415,35 @@ impl TableFile {
         self.decompress_all(false)
     }
 
+    /// The entries of the table's indices `range` in one byte each, for lookups of positions
+    /// only (as [`TableFile::all_at_positions`]), with `none` for [`Entry::NONE`]; `None` if an
+    /// entry does not fit in a byte below `none`. A build loads most tables this way: straight
+    /// into one byte an entry, never the two-byte entries beside, and often half of a table
+    /// (one side to move: the file keeps each side's entries apart).
+    pub fn narrow_at_positions(&self, range: Range<u64>, none: u8) -> Result<Option<Vec<u8>>, FileError> {
+        let cells: Vec<AtomicU8> = range.clone().into_par_iter().map(|_| AtomicU8::new(none)).collect();
+        let wide = AtomicBool::new(false);
+        self.for_each_entry(range.clone(), |at, entry| match entry {
+            Entry::NONE => {}
+            Entry(e) if e < u16::from(none) => {
+                cells[(at - range.start) as usize].store(e as u8, Ordering::Relaxed)
+            }
+            _ => wide.store(true, Ordering::Relaxed),
+        })?;
+        // Same size and alignment: the collect reuses the cells' memory.
+        Ok((!wide.into_inner()).then(|| cells.into_iter().map(AtomicU8::into_inner).collect()))
+    }
+
     /// The entries in the table's order, with [`Entry::NONE`] put back from the index where
     /// `mark` is set.
     fn decompress_all(&self, mark: bool) -> Result<Vec<Entry>, FileError> {
-        // Each block straight into its place: a table in its own order is never held twice.
-        let mut stored = vec![Entry::NONE; self.entries as usize];
-        stored.par_chunks_mut(self.per_block).enumerate().try_for_each(|(b, out)| {
-            out.copy_from_slice(&self.block(b)?);
-            Ok::<_, FileError>(())
+        let cells: Vec<AtomicU16> =
+            (0..self.entries).into_par_iter().map(|_| AtomicU16::new(Entry::NONE.0)).collect();
+        self.for_each_entry(0..self.entries, |at, entry| {
+            cells[at as usize].store(entry.0, Ordering::Relaxed)
         })?;
-        let mut entries = if self.order.is_identity() {
-            stored
-        } else {
-            let mut entries = vec![Entry::NONE; self.entries as usize];
-            entries.par_chunks_mut(self.per_block).enumerate().for_each(|(c, out)| {
-                let start = (c * self.per_block) as u64;
-                let range = start..start + out.len() as u64;
-                let mut next = out.iter_mut();
-                self.order.file_indices(range, |at| {
-                    *next.next().expect("one index an entry") = stored[at as usize];
-                });
-            });
-            entries
-        };
+        // Same size and alignment: the collect reuses the cells' memory.
+        let mut entries: Vec<Entry> = cells.into_iter().map(|c| Entry(c.into_inner())).collect();
         if mark {
             let index = TableIndex::new(self.material);
             entries.par_chunks_mut(self.per_block).enumerate().for_each(|(c, out)| {
@@ -448,6 +456,27 @@ impl TableFile {
             });
         }
         Ok(entries)
+    }
+
+    /// Calls `put` with the table's index and the entry of every entry of the table's indices
+    /// `range`, which holds whole sides to move (the file's order keeps each side's entries apart,
+    /// in the same range). The blocks are decompressed in parallel, each entry put straight into
+    /// its place: a table is never held twice, in the file's order and in its own.
+    fn for_each_entry(&self, range: Range<u64>, put: impl Fn(u64, Entry) + Sync) -> Result<(), FileError> {
+        let per_block = self.per_block as u64;
+        let blocks = (range.start / per_block) as usize..range.end.div_ceil(per_block) as usize;
+        blocks.into_par_iter().try_for_each(|b| {
+            let block = self.block(b)?;
+            let start = b as u64 * per_block;
+            let mut next = block.iter();
+            self.order.table_indices(start..start + block.len() as u64, |at| {
+                let entry = *next.next().expect("one entry an index");
+                if range.contains(&at) {
+                    put(at, entry);
+                }
+            });
+            Ok(())
+        })
     }
 
     /// Block `b`, decompressed and checked for size.

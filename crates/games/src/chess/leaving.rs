@@ -2,7 +2,7 @@
 //! table it reaches and that table's index of the position, computed from the placement alone.
 //! The builder's forward pass values every capture and promotion of every position this way.
 
-use cozy_chess::{Board, Piece};
+use cozy_chess::{Board, Color, Piece};
 
 use super::index::{Placement, Slot, TableIndex};
 use super::material::Material;
@@ -16,6 +16,48 @@ pub trait ChildTables: Sync {
     /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
     /// built before.
     fn entry_at(&self, material: Material, index: u64) -> Entry;
+}
+
+/// The tables (canonical, of more than two pieces) that the captures and promotions of the table
+/// of `index` reach, each with the sides to move there that they reach (`[White, Black]`): a
+/// table that only one side's moves reach is needed only in the half of the other side to move
+/// (as that table orients it), which halves what a build holds of most tables it leads to.
+pub fn reached_halves(index: &TableIndex) -> Vec<(Material, [bool; 2])> {
+    let slots = index.slots();
+    let mut reached: Vec<(Material, [bool; 2])> = Vec::new();
+    for (moved, slot) in slots.iter().enumerate() {
+        let taken = (2..slots.len()).filter(|&j| slots[j].color != slot.color).map(Some);
+        for captured in std::iter::once(None).chain(taken) {
+            let promotions = std::iter::once(None)
+                .chain(PROMOTIONS.map(Some))
+                .take(if slot.piece == Piece::Pawn { 5 } else { 1 });
+            for promoted in promotions.filter(|p| captured.is_some() || p.is_some()) {
+                let left = (0..slots.len()).filter(|&j| Some(j) != captured).map(|j| {
+                    (
+                        slots[j].color,
+                        if j == moved { promoted.unwrap_or(slots[j].piece) } else { slots[j].piece },
+                    )
+                });
+                let material = Material::of_pieces(left);
+                let canonical = material.canonical();
+                if canonical.pieces() == 2 {
+                    continue;
+                }
+                // The other side moves next, in that table's colours (as `ChildMap` maps it).
+                let to_move = if canonical != material { slot.color } else { !slot.color };
+                let side = usize::from(to_move == Color::Black);
+                match reached.iter_mut().find(|r| r.0 == canonical) {
+                    Some(r) => r.1[side] = true,
+                    None => {
+                        let mut sides = [false; 2];
+                        sides[side] = true;
+                        reached.push((canonical, sides));
+                    }
+                }
+            }
+        }
+    }
+    reached
 }
 
 impl<T: ChildTables + ?Sized> ChildTables for &T {
@@ -135,5 +177,48 @@ impl ChildMap {
             slot_of[j] = k as u8;
         }
         Self { table: Some((canonical, child)), flip, slot_of }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::material::parse_tables;
+
+    /// Every table of up to five pieces reaches, by its captures and promotions, the tables
+    /// its material's successors name, each in at least one half.
+    #[test]
+    fn the_halves_reached_are_those_of_the_successors() {
+        for material in Material::closure(&parse_tables("5").unwrap()) {
+            let reached = reached_halves(&TableIndex::new(material));
+            let mut tables: Vec<String> = reached.iter().map(|r| r.0.to_string()).collect();
+            let mut successors: Vec<String> = material.successors().iter().map(Material::to_string).collect();
+            tables.sort();
+            successors.sort();
+            assert_eq!(tables, successors, "{material}");
+            assert!(reached.iter().all(|r| r.1 != [false; 2]), "{material}");
+        }
+    }
+
+    /// In KQvKR, White taking the rook leaves Black to move in KQvK; Black taking the queen
+    /// leaves White to move with the rook's side as Black, so Black to move in KRvK's colours.
+    /// In KPvKP, either side's capture reaches KPvK with the side left without a pawn to move:
+    /// Black, in KPvK's colours, both times.
+    #[test]
+    fn a_capture_reaches_the_half_of_the_side_to_move_after_it() {
+        let halves = |name: &str| {
+            let mut reached = reached_halves(&TableIndex::new(name.parse().unwrap()));
+            reached.sort_by_key(|r| r.0.to_string());
+            reached.into_iter().map(|(m, sides)| (m.to_string(), sides)).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            halves("KQvKR"),
+            [("KQvK".to_string(), [false, true]), ("KRvK".to_string(), [false, true])]
+        );
+        let kpvkp = halves("KPvKP");
+        assert!(kpvkp.contains(&("KPvK".to_string(), [false, true])), "{kpvkp:?}");
+        // Promotions: White's leaves Black to move in KQvKP, Black's leaves White to move in
+        // KPvKQ, which is KQvKP in swapped colours, so Black again.
+        assert!(kpvkp.contains(&("KQvKP".to_string(), [false, true])), "{kpvkp:?}");
     }
 }

@@ -61,14 +61,10 @@ pub fn build(
             manifest.tables.remove(kept);
             slot = Some(kept);
         }
-        let needed = material.successors();
-        loaded.retain(|m| needed.contains(&m));
-        for &m in &needed {
-            if !loaded.contains(m) {
-                let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
-                let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
-                loaded.insert(m, file.all_at_positions()?);
-            }
+        for (m, sides) in loaded.missing_for(material) {
+            let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
+            let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
+            loaded.load(m, &file, sides)?;
         }
         let started = Instant::now();
         observer.started(material, work_units(material));

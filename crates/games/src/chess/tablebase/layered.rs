@@ -107,15 +107,11 @@ impl LayeredTables {
     /// Loads the tables the next table leads to (once a process), dropping the others.
     fn load_children(&mut self) -> Result<(), TablebaseError> {
         let Some(material) = self.next_table() else { return Ok(()) };
-        let needed = material.successors();
         let mut loaded = self.process.0.lock().expect("not poisoned");
-        loaded.retain(|m| needed.contains(&m));
-        for &m in &needed {
-            if !loaded.contains(m) {
-                let t = self.listed(m).expect("built before the tables it leads to");
-                let file = TableFile::open(&self.dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
-                loaded.insert(m, file.all_at_positions()?);
-            }
+        for (m, sides) in loaded.missing_for(material) {
+            let t = self.listed(m).expect("built before the tables it leads to");
+            let file = TableFile::open(&self.dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
+            loaded.load(m, &file, sides)?;
         }
         self.children = Arc::new(loaded.clone());
         Ok(())

@@ -8,7 +8,19 @@ use super::*;
 #[derive(Clone)]
 pub struct LoadedTables {
     /// A few tables (those one table leads to): a list searched in order beats hashing.
-    tables: Vec<(Material, TableIndex, Arc<LoadedEntries>)>,
+    tables: Vec<Loaded>,
+}
+
+/// One loaded table: all of it, or the half of one side to move.
+#[derive(Clone)]
+struct Loaded {
+    material: Material,
+    index: TableIndex,
+    /// Which sides to move are loaded (`[White, Black]`).
+    sides: [bool; 2],
+    /// The table index of the first entry loaded.
+    start: u64,
+    entries: Arc<LoadedEntries>,
 }
 
 /// A loaded table's entries: one byte each when every distance fits (most tables), which
@@ -56,31 +68,61 @@ impl LoadedTables {
         Self { tables: Vec::new() }
     }
 
-    /// Adds a table's entries, in place of any loaded before.
+    /// Adds a table's entries, all of them, in place of any loaded before.
     pub fn insert(&mut self, material: Material, entries: Vec<Entry>) {
-        self.tables.retain(|t| t.0 != material);
-        self.tables.push((material, TableIndex::new(material), Arc::new(LoadedEntries::new(entries))));
+        let entries = Arc::new(LoadedEntries::new(entries));
+        self.put(Loaded { material, index: TableIndex::new(material), sides: [true; 2], start: 0, entries });
+    }
+
+    /// Loads the halves `sides` (`[White, Black]` to move) of a table from its file, for lookups
+    /// of its positions (as [`TableFile::all_at_positions`]), in place of any loaded before:
+    /// straight into one byte an entry where every entry fits, so that loading never holds the
+    /// table in two bytes too.
+    pub fn load(&mut self, material: Material, file: &TableFile, sides: [bool; 2]) -> Result<(), FileError> {
+        let index = TableIndex::new(material);
+        let half = index.len() / 2;
+        let start = if sides[0] { 0 } else { half };
+        let end = if sides[1] { index.len() } else { half };
+        let entries = match file.narrow_at_positions(start..end, NARROW_NONE)? {
+            Some(bytes) => LoadedEntries::Narrow(bytes),
+            None => {
+                LoadedEntries::new(file.all_at_positions()?.drain(start as usize..end as usize).collect())
+            }
+        };
+        self.put(Loaded { material, index, sides, start, entries: Arc::new(entries) });
+        Ok(())
+    }
+
+    fn put(&mut self, loaded: Loaded) {
+        self.tables.retain(|t| t.material != loaded.material);
+        self.tables.push(loaded);
+    }
+
+    /// Drops the tables that the table of `material` does not lead to, and returns those it leads
+    /// to that are not loaded, with the sides to move its moves reach there: load them with
+    /// [`LoadedTables::load`] before building or verifying it.
+    pub fn missing_for(&mut self, material: Material) -> Vec<(Material, [bool; 2])> {
+        let needed = reached_halves(&TableIndex::new(material));
+        let covers = |t: &Loaded, sides: [bool; 2]| (0..2).all(|s| t.sides[s] || !sides[s]);
+        self.tables.retain(|t| needed.iter().any(|&(m, sides)| m == t.material && covers(t, sides)));
+        needed.into_iter().filter(|&(m, _)| self.get(m).is_none()).collect()
     }
 
     /// A loaded table.
-    fn get(&self, material: Material) -> Option<(&TableIndex, &LoadedEntries)> {
-        self.tables.iter().find(|t| t.0 == material).map(|(_, index, entries)| (index, &**entries))
+    fn get(&self, material: Material) -> Option<&Loaded> {
+        self.tables.iter().find(|t| t.material == material)
     }
 
-    /// A copy of a loaded table's entries.
+    /// A copy of a table's entries, if it is loaded whole.
     pub fn entries(&self, material: Material) -> Option<Vec<Entry>> {
-        let (_, entries) = self.get(material)?;
-        Some((0..entries.len()).into_par_iter().map(|i| entries.get(i)).collect())
+        let t = self.get(material).filter(|t| t.sides == [true; 2])?;
+        Some((0..t.entries.len()).into_par_iter().map(|i| t.entries.get(i)).collect())
     }
 
-    /// Whether a table is loaded.
-    pub fn contains(&self, material: Material) -> bool {
-        self.get(material).is_some()
-    }
-
-    /// Drops the tables `keep` does not accept.
-    pub fn retain(&mut self, keep: impl Fn(Material) -> bool) {
-        self.tables.retain(|t| keep(t.0));
+    /// The entry at table index `index` of the loaded table `t`.
+    #[inline]
+    fn entry_of(t: &Loaded, index: u64) -> Entry {
+        t.entries.get((index - t.start) as usize)
     }
 }
 
@@ -96,14 +138,14 @@ impl ChildTables for LoadedTables {
         if material.pieces() == 2 {
             return Entry::of(Dtm::Draw);
         }
-        let (index, entries) = self.get(material).expect("the tables a table leads to are loaded first");
-        let p = index.placement_of(board).expect("the board holds the table's material");
-        entries.get(index.index(&p) as usize)
+        let t = self.get(material).expect("the tables a table leads to are loaded first");
+        let p = t.index.placement_of(board).expect("the board holds the table's material");
+        Self::entry_of(t, t.index.index(&p))
     }
 
     fn entry_at(&self, material: Material, index: u64) -> Entry {
-        let (_, entries) = self.get(material).expect("the tables a table leads to are loaded first");
-        entries.get(index as usize)
+        let t = self.get(material).expect("the tables a table leads to are loaded first");
+        Self::entry_of(t, index)
     }
 }
 

@@ -31,6 +31,7 @@ use super::en_passant::{has_en_passant_capture, without_en_passant};
 use super::file::{self, FileError, TableFile};
 use super::generate::{build_table, ChildTables};
 use super::index::TableIndex;
+use super::leaving::reached_halves;
 use super::material::{Material, MaterialError, MAX_PIECES};
 use super::{Dtm, Entry};
 
