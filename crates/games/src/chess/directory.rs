@@ -319,6 +319,7 @@ pub fn build_on_cluster(
         let open = move |leader| LayeredTables::open(&owned, &targets, leader, process.clone());
         gamegraph_cluster::dense::build_layers(&cluster, last, open, done)
     })?;
+    crate::databases::report_messages(progress, &cluster);
     let Some(built) = built else { return Ok(None) };
     let tables = Tablebase::open(dir)?;
     let table_built = |&n: &usize| {

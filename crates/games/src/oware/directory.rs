@@ -294,12 +294,7 @@ fn build_on_cluster(
         let open = move |leader| super::database::Builder::open(&owned, rules, stones, leader);
         gamegraph_cluster::dense::build_layers(&cluster, stones, open, done)
     })?;
-    let sent = gamegraph_cluster::kernel::messages_sent_elsewhere();
-    layers.progress.finished(&format!(
-        "process {}: {sent} kernel messages ({:.1} MB) sent to other workers",
-        cluster.process,
-        sent as f64 * 8.0 / 1e6
-    ));
+    crate::databases::report_messages(layers.progress, &cluster);
     Ok(built.map(|b| (b.resumed, b.built)))
 }
 
