@@ -53,19 +53,14 @@ pub fn build(
         let mut slot = None;
         if let Some(kept) = manifest.tables.iter().position(|t| t.material == name) {
             // A resumed build checks what it keeps: a damaged or missing file is built again.
-            let t = &manifest.tables[kept];
-            if TableFile::open(&dir.join(&t.file), material, t.entries, Some(&t.sha256)).is_ok() {
+            if manifest.tables[kept].open(dir, material).is_ok() {
                 observer.skipped(material);
                 continue;
             }
             manifest.tables.remove(kept);
             slot = Some(kept);
         }
-        for (m, sides) in loaded.missing_for(material) {
-            let t = manifest.tables.iter().find(|t| t.material == m.to_string()).expect("built before");
-            let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
-            loaded.load(m, &file, sides)?;
-        }
+        load_children(&mut loaded, material, dir, &manifest)?;
         let started = Instant::now();
         observer.started(material, work_units(material));
         let entries =
@@ -84,6 +79,22 @@ pub fn build(
         loaded.insert(material, entries);
     }
     Ok(manifest)
+}
+
+/// Loads into `loaded` what the table of `material` reads of the tables its captures and
+/// promotions lead to and `loaded` lacks, from their files in `dir` (which `manifest` lists),
+/// dropping the tables it does not lead to.
+pub(super) fn load_children(
+    loaded: &mut LoadedTables,
+    material: Material,
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<(), TablebaseError> {
+    for (m, sides) in loaded.missing_for(material) {
+        let file = manifest.entry(m).expect("built before the tables it leads to").open(dir, m)?;
+        loaded.load(m, &file, sides)?;
+    }
+    Ok(())
 }
 
 /// The units of work a table's build reports to [`BuildObserver::advanced`].

@@ -61,8 +61,7 @@ impl LayeredTables {
             manifest.tables.retain(|t| {
                 let kept = match t.material.parse::<Material>() {
                     Ok(m) if order.contains(&m) => {
-                        let file = TableFile::open(&dir.join(&t.file), m, t.entries, Some(&t.sha256));
-                        file.is_ok() || {
+                        t.open(dir, m).is_ok() || {
                             slots.push((m, at));
                             false
                         }
@@ -89,16 +88,6 @@ impl LayeredTables {
         Ok(build)
     }
 
-    /// The tables to build, in building order.
-    pub fn order(&self) -> &[Material] {
-        &self.order
-    }
-
-    /// The manifest as this worker last read or wrote it.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-
     /// The table [`LayeredBuild::next`] builds, if any is left.
     fn next_table(&self) -> Option<Material> {
         self.order.get(self.next()).copied()
@@ -108,19 +97,9 @@ impl LayeredTables {
     fn load_children(&mut self) -> Result<(), TablebaseError> {
         let Some(material) = self.next_table() else { return Ok(()) };
         let mut loaded = self.process.0.lock().expect("not poisoned");
-        for (m, sides) in loaded.missing_for(material) {
-            let t = self.listed(m).expect("built before the tables it leads to");
-            let file = TableFile::open(&self.dir.join(&t.file), m, t.entries, Some(&t.sha256))?;
-            loaded.load(m, &file, sides)?;
-        }
+        build::load_children(&mut loaded, material, &self.dir, &self.manifest)?;
         self.children = Arc::new(loaded.clone());
         Ok(())
-    }
-
-    /// The manifest's entry of `material`.
-    fn listed(&self, material: Material) -> Option<&TableEntry> {
-        let name = material.to_string();
-        self.manifest.tables.iter().find(|t| t.material == name)
     }
 
     /// Where the workers write the entries of `material` before the leader compresses them.
@@ -128,18 +107,30 @@ impl LayeredTables {
         self.dir.join(format!("{PARTIAL}{material}.entries"))
     }
 
-    /// The entries of the partial file of `material`, complete.
+    /// The entries of the partial file of `material`, complete. Read a piece at a time, so
+    /// that the file's bytes are never held beside the entries.
     fn read_partial(&self, material: Material) -> Result<Vec<Entry>, TablebaseError> {
+        use std::io::Read;
         let path = self.partial_path_of(material);
-        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        let mut file = fs::File::open(&path).map_err(io_error(&path))?;
+        let written = file.metadata().map_err(io_error(&path))?.len();
         let expected = 2 * TableIndex::new(material).len();
-        if bytes.len() as u64 != expected {
+        if written != expected {
             return Err(TablebaseError::Damaged {
                 material,
-                message: format!("{}: {} bytes written, {expected} expected", path.display(), bytes.len()),
+                message: format!("{}: {written} bytes written, {expected} expected", path.display()),
             });
         }
-        Ok(bytes.par_chunks_exact(2).map(|b| Entry(u16::from_le_bytes([b[0], b[1]]))).collect())
+        let mut entries = Vec::with_capacity((expected / 2) as usize);
+        let mut piece = vec![0u8; 1 << 20];
+        let mut left = expected as usize;
+        while left > 0 {
+            let bytes = &mut piece[..left.min(1 << 20)];
+            file.read_exact(bytes).map_err(io_error(&path))?;
+            entries.extend(bytes.chunks_exact(2).map(|b| Entry(u16::from_le_bytes([b[0], b[1]]))));
+            left -= bytes.len();
+        }
+        Ok(entries)
     }
 }
 
@@ -150,7 +141,7 @@ impl LayeredBuild for LayeredTables {
 
     /// The first table of the building order that the manifest does not list.
     fn next(&self) -> usize {
-        self.order.iter().position(|&m| self.listed(m).is_none()).unwrap_or(self.order.len())
+        self.order.iter().position(|&m| self.manifest.entry(m).is_none()).unwrap_or(self.order.len())
     }
 
     fn layer(&self) -> ClusterLayer {

@@ -66,6 +66,22 @@ pub struct TableEntry {
     pub sha256: String,
 }
 
+impl Manifest {
+    /// The entry of `material`, if the manifest lists it.
+    pub fn entry(&self, material: Material) -> Option<&TableEntry> {
+        let name = material.to_string();
+        self.tables.iter().find(|t| t.material == name)
+    }
+}
+
+impl TableEntry {
+    /// Opens this entry's file in `dir` as the table of `material`, checked against the
+    /// entry's size and digest.
+    pub fn open(&self, dir: &Path, material: Material) -> Result<TableFile, FileError> {
+        TableFile::open(&dir.join(&self.file), material, self.entries, Some(&self.sha256))
+    }
+}
+
 /// A table directory that cannot be used or built.
 #[derive(Debug, thiserror::Error)]
 pub enum TablebaseError {
@@ -227,15 +243,8 @@ impl Tablebase {
         if let Some(table) = open.get(&material) {
             return Ok(Arc::clone(table));
         }
-        let name = material.to_string();
-        let entry = self
-            .manifest
-            .tables
-            .iter()
-            .find(|t| t.material == name)
-            .ok_or(ProbeError::NotBuilt { material })?;
-        let file = TableFile::open(&self.dir.join(&entry.file), material, entry.entries, Some(&entry.sha256))
-            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let entry = self.manifest.entry(material).ok_or(ProbeError::NotBuilt { material })?;
+        let file = entry.open(&self.dir, material).map_err(|e| ProbeError::Damaged(e.to_string()))?;
         let table = Arc::new(OpenTable { file, index: TableIndex::new(material) });
         open.insert(material, Arc::clone(&table));
         Ok(table)
