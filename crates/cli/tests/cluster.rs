@@ -524,6 +524,30 @@ fn processes_given_other_rules_or_stones_refuse_each_other_before_writing() {
 }
 
 #[test]
+fn processes_that_do_not_share_the_db_directory_stop_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (zero, one) = (dir.path().join("zero"), dir.path().join("one"));
+    std::fs::create_dir(&one).unwrap();
+    let (zero, one) = (zero.to_str().unwrap(), one.to_str().unwrap());
+    for game in [["oware", "--stones", "4"], ["chess", "--tables", "KRvK"]] {
+        let with = |db| [&["build"][..], &game[..], &["--db", db]].concat();
+        let (a, b) = both(&hostfile(dir.path(), 2), &with(zero), &with(one));
+        for (out, db) in [(&a, zero), (&b, one)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{game:?} on {db} succeeded");
+            assert!(
+                stderr.contains(&format!("the directory (here {db}) is not shared: process 1 did not find")),
+                "{game:?} on {db}: {stderr}"
+            );
+        }
+        for db in [zero, one] {
+            let left: Vec<_> = std::fs::read_dir(db).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert!(left.is_empty(), "{game:?} left {left:?} in {db}");
+        }
+    }
+}
+
+#[test]
 fn a_host_line_that_reaches_another_server_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let hosts = hostfile(dir.path(), 2);

@@ -85,6 +85,20 @@ pub enum ClusterError {
     /// The processes did not all connect in time, or the network failed.
     #[error("the cluster did not start: {0}")]
     Connect(String),
+    /// Processes given a directory to share (a database's) do not see the same one: what
+    /// process 0 wrote into it, they do not find in theirs.
+    #[error(
+        "the directory (here {dir}) is not shared: process {} did not find the file process 0 \
+         wrote into its directory; every process must be given the same directory, shared \
+         between the machines",
+        processes.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    DirectoryNotShared {
+        /// The directory, as this process was given it.
+        dir: String,
+        /// The processes that did not find process 0's file.
+        processes: Vec<usize>,
+    },
     /// A worker stopped with an error (a process died, a connection broke).
     #[error("a worker failed: {0}")]
     Worker(String),

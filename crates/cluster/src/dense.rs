@@ -9,6 +9,7 @@
 //! - [`build_layers`]: a database built layer after layer (Oware by stone count), each worker
 //!   writing its range of each layer's file.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -20,7 +21,7 @@ use gamegraph::retrograde::DenseStore;
 use gamegraph::{Model, Solution};
 use timely::worker::Worker;
 
-use crate::kernel::{all_levels, barrier, gather, label_of, propagate, Node, Ownership, Share};
+use crate::kernel::{all_levels, barrier, everyone, gather, label_of, propagate, Node, Ownership, Share};
 use crate::{Cluster, ClusterError};
 
 /// Solves `layer` in the minimax model on this worker and the others (every worker calls it
@@ -92,18 +93,24 @@ pub struct LayersBuilt {
 }
 
 /// Builds the layers of a layered database up to `last` on every worker of `cluster`, every
-/// process sharing the database's directory: each worker solves its range of a layer and writes
-/// it into the layer's partial file, then process 0's first worker (the leader) makes the file
-/// complete, and the others read it before the next layer. `open(leader)` opens the build as a
-/// worker sees it; the leader opens it first, so that it clears what an interrupted run left
+/// process sharing the database's directory `dir`: each worker solves its range of a layer and
+/// writes it into the layer's partial file, then process 0's first worker (the leader) makes the
+/// file complete, and the others read it before the next layer. `open(leader)` opens the build
+/// as a worker sees it; the leader opens it first, so that it clears what an interrupted run left
 /// before the others look. The leader calls `done(layer, positions, seconds)` after each layer.
 /// Process 0 gets what was built, the other processes `None`.
+///
+/// Processes that do not share `dir` would each write only their ranges of a file that the
+/// leader completes as if all were there: before any layer is solved, every worker checks that it
+/// finds a file the leader has just written into `dir`, and if one does not, every process stops
+/// with [`ClusterError::DirectoryNotShared`] and nothing is solved.
 ///
 /// A worker that cannot go on (its storage fails) would leave the others waiting for it: it
 /// prints the error and ends its process, and the other processes then stop on the broken
 /// connection.
 pub fn build_layers<B, O, D>(
     cluster: &Cluster,
+    dir: &Path,
     last: usize,
     open: O,
     done: D,
@@ -113,16 +120,20 @@ where
     O: Fn(bool) -> Result<B, B::Error> + Send + Sync + 'static,
     D: Fn(usize, u64, f64) + Send + Sync + 'static,
 {
-    let first_process = cluster.process == 0;
+    let process = cluster.process;
+    let shared = dir.to_path_buf();
     let results = cluster.run(move |worker| {
         let fail = |e: &dyn std::fmt::Display| -> ! {
             eprintln!("error: {e}");
             std::process::exit(1)
         };
-        let leader = first_process && worker.index() == 0;
-        let opened = leader.then(|| open(true));
-        barrier(worker);
-        let mut build = opened.unwrap_or_else(|| open(false)).unwrap_or_else(|e| fail(&e));
+        let leader = process == 0 && worker.index() == 0;
+        let opened = leader.then(|| open(true).unwrap_or_else(|e| fail(&e)));
+        let unshared = processes_not_sharing(worker, process, leader, &shared).unwrap_or_else(|e| fail(&e));
+        if !unshared.is_empty() {
+            return Err(unshared);
+        }
+        let mut build = opened.unwrap_or_else(|| open(false).unwrap_or_else(|e| fail(&e)));
         let mut built = Vec::new();
         // The layers left (after the first, some may be complete already).
         while build.next() <= last {
@@ -146,9 +157,64 @@ where
             }
             built.push(n);
         }
-        leader.then_some(LayersBuilt { resumed: last + 1 - built.len(), built })
+        Ok(leader.then_some(LayersBuilt { resumed: last + 1 - built.len(), built }))
     })?;
-    Ok(results.into_iter().flatten().next())
+    let mut built = None;
+    for result in results {
+        match result {
+            Ok(b) => built = built.or(b),
+            Err(processes) => {
+                return Err(ClusterError::DirectoryNotShared { dir: dir.display().to_string(), processes })
+            }
+        }
+    }
+    Ok(built)
+}
+
+/// The file the leader of [`build_layers`] writes into the build's directory for every worker to
+/// find there.
+const SHARED_CHECK: &str = ".building-shared-check";
+
+/// The processes that do not see the directory the leader sees as `dir` (none when they all
+/// share it): the leader writes a fresh token into it, every worker reads it back, and every
+/// worker learns who did not find it. Every worker calls it once; the leader's write may fail.
+fn processes_not_sharing(
+    worker: &mut Worker,
+    process: usize,
+    leader: bool,
+    dir: &Path,
+) -> std::io::Result<Vec<usize>> {
+    let check = dir.join(SHARED_CHECK);
+    let mut written = Vec::new();
+    if leader {
+        let token = fresh_token();
+        std::fs::write(&check, token.to_string())
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", check.display())))?;
+        written.push(token);
+    }
+    let token = everyone(worker, written);
+    let found = std::fs::read_to_string(&check).ok().and_then(|text| text.trim().parse::<u64>().ok());
+    let sees = found.is_some() && found.as_ref() == token.first();
+    let mut unshared: Vec<usize> =
+        everyone(worker, vec![(process, sees)]).into_iter().filter(|p| !p.1).map(|p| p.0).collect();
+    unshared.sort_unstable();
+    unshared.dedup();
+    if leader {
+        // Every worker has read it by now.
+        std::fs::remove_file(&check)?;
+    }
+    Ok(unshared)
+}
+
+/// A number no earlier build's check file holds (in all likelihood): the clock and the process
+/// id, through the standard library's randomly keyed hasher.
+fn fresh_token() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    hasher.write_u128(now.as_nanos());
+    hasher.write_u32(std::process::id());
+    hasher.finish()
 }
 
 /// Writes one worker's `range` into the partial file at `path` (made its full length by whichever

@@ -118,10 +118,16 @@ pub type Decided = (Node, u8, Stake, u32);
 /// The levels of every worker's starts, highest first: each worker gives its own, all get the
 /// union.
 pub fn all_levels(worker: &mut Worker, mine: Vec<Stake>) -> Vec<Stake> {
-    let mut levels = send(worker, mine, Recipients::All);
+    let mut levels = everyone(worker, mine);
     levels.sort_unstable_by(|a, b| b.cmp(a));
     levels.dedup();
     levels
+}
+
+/// Sends `mine` from this worker to every worker, and returns what every worker sent (in no
+/// particular order), once every worker has sent.
+pub fn everyone<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>) -> Vec<D> {
+    send(worker, mine, Recipients::All)
 }
 
 /// Who receives what [`send`] sends.
@@ -395,7 +401,7 @@ pub fn gather(
 /// Waits until every worker of every process has called it (after writing its part of a file,
 /// say).
 pub fn barrier(worker: &mut Worker) {
-    send(worker, Vec::<u8>::new(), Recipients::All);
+    everyone(worker, Vec::<u8>::new());
 }
 
 /// The label of a gathered decision.

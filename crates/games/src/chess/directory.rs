@@ -317,7 +317,7 @@ pub fn build_on_cluster(
             let _ = sender.send((n, seconds));
         };
         let open = move |leader| LayeredTables::open(&owned, &targets, leader, process.clone());
-        gamegraph_cluster::dense::build_layers(&cluster, last, open, done)
+        gamegraph_cluster::dense::build_layers(&cluster, dir, last, open, done)
     })?;
     crate::databases::report_messages(progress, &cluster);
     let Some(built) = built else { return Ok(None) };

@@ -292,7 +292,7 @@ fn build_on_cluster(
             let _ = sender.send(LayerBuilt { stones, positions, seconds });
         };
         let open = move |leader| super::database::Builder::open(&owned, rules, stones, leader);
-        gamegraph_cluster::dense::build_layers(&cluster, stones, open, done)
+        gamegraph_cluster::dense::build_layers(&cluster, dir, stones, open, done)
     })?;
     crate::databases::report_messages(layers.progress, &cluster);
     Ok(built.map(|b| (b.resumed, b.built)))
