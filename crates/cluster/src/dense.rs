@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use gamegraph::dense::{
-    forward_pass, CounterCells, DenseError, DenseLayer, GameLayer, LayeredBuild, StoredRange,
+    forward_pass, CounterCells, DenseError, DenseLayer, GameLayer, LayerSeeds, LayeredBuild, OwnedRange,
+    StoredRange,
 };
 use gamegraph::game::{DenseIndex, Unmoves};
 use gamegraph::retrograde::DenseStore;
@@ -26,29 +27,39 @@ use crate::{Cluster, ClusterError};
 
 /// Solves `layer` in the minimax model on this worker and the others (every worker calls it
 /// with the same layer), into a store of type `S` as [`gamegraph::dense::solve_layer`] would on
-/// one machine: returns the first index of this worker's range and the labels of its indices,
-/// in order. The forward pass is the one-machine one, run on this worker's range (on the
-/// process's rayon threads); an error (a position with more moves than `S` counts) is this
-/// worker's, the others may still be waiting for it.
-pub fn solve_layer<L, S>(worker: &mut Worker, layer: Arc<L>) -> Result<(u64, S), DenseError>
+/// one machine: returns the ranges of indices this worker owns (one in each of the layer's
+/// segments, [`DenseLayer::segment`]) and the labels of their indices, at each range's local
+/// offset (the store's other cells are never decided). The forward pass is the one-machine one,
+/// run on each of this worker's ranges (on the process's rayon threads); an error (a position
+/// with more moves than `S` counts) is this worker's, the others may still be waiting for it.
+pub fn solve_layer<L, S>(worker: &mut Worker, layer: Arc<L>) -> Result<(Vec<OwnedRange>, S), DenseError>
 where
     L: DenseLayer + Send + Sync + 'static,
     S: CounterCells<Node = Node> + 'static,
 {
     let (index, peers) = (worker.index(), worker.peers());
-    let ownership = Ownership::ranges(layer.len(), peers);
-    let start = ownership.global(index, 0).min(layer.len());
-    let end = ownership.global(index + 1, 0).min(layer.len());
-    let len = (end - start) as usize;
+    let ownership = layer_ownership(&*layer, peers);
+    let ranges = ownership.owned(index, layer.len());
+    let len = ranges.last().map_or(0, |r| r.local + r.len);
     let mut store = S::with_len(len);
-    let seeds = forward_pass::<L, S, Node>(&*layer, start, store.cells_mut(), &|_| {})?;
+    let mut seeds = LayerSeeds::default();
+    for range in &ranges {
+        let cells = &mut store.cells_mut()[range.local..range.local + range.len];
+        seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, &|_| {})?);
+    }
     let levels = all_levels(worker, seeds.levels());
     let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
         let mut scratch = L::Scratch::default();
         layer.predecessors(ownership.global(index, local), &mut scratch, &mut *f);
     };
     let share = Share { index, ownership, store, predecessors };
-    Ok((start, propagate(worker, share, &levels, seeds.by_level(len, &|_| {}))))
+    Ok((ranges, propagate(worker, share, &levels, seeds.by_level(len, &|_| {}))))
+}
+
+/// Which worker owns which index of `layer`, over `peers` workers: consecutive ranges within
+/// each of its segments.
+fn layer_ownership<L: DenseLayer>(layer: &L, peers: usize) -> Ownership {
+    Ownership::segments(layer.len(), layer.segment(), peers)
 }
 
 /// Solves every position of `game`'s dense index on the workers of `cluster`, as
@@ -67,7 +78,7 @@ where
     let positions = game.index_len();
     let layer = Arc::new(GameLayer(game));
     let results = cluster.run(move |worker| {
-        let (index, ownership) = (worker.index(), Ownership::ranges(positions, worker.peers()));
+        let (index, ownership) = (worker.index(), layer_ownership(&*layer, worker.peers()));
         // A game layer has no exits, and its store counts any number of moves.
         let (_, store) = solve_layer::<_, DenseStore<u64>>(worker, Arc::clone(&layer))
             .expect("a whole game solves without a dense error");
@@ -141,11 +152,12 @@ where
             let started = Instant::now();
             let layer = Arc::new(build.layer());
             let positions = layer.len();
-            let (start, store) =
+            let (ranges, store) =
                 solve_layer::<_, B::Store>(worker, Arc::clone(&layer)).unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
-            write_range(&path, &build.stored(&layer, start, store))
-                .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+            for range in build.stored(&layer, &ranges, store) {
+                write_range(&path, &range).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+            }
             barrier(worker);
             if leader {
                 build.finish(n).unwrap_or_else(|e| fail(&e));

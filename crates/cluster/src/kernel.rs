@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use gamegraph::dense::OwnedRange;
 use gamegraph::retrograde::{settle, DenseStore, Label, LabelStore, Seed, Side};
 use gamegraph::Stake;
 use timely::dataflow::channels::pact::Exchange;
@@ -28,20 +29,37 @@ pub enum Ownership {
         /// All workers.
         peers: usize,
     },
-    /// Positions `0..len` in `peers` consecutive ranges of `ceil(len / peers)` (dense layers,
-    /// whose forward pass walks a range in index order and whose files are written by range).
+    /// Positions `0..len` cut into segments of `segment` positions (`full` of them, then a
+    /// shorter one), each segment cut into `peers` consecutive ranges: worker `i` owns range `i`
+    /// of every segment, at consecutive local indices (dense layers, whose forward pass walks a
+    /// range in index order and whose files are written by range; see
+    /// [`gamegraph::dense::DenseLayer::segment`]). Ranges of a full segment hold `size`
+    /// positions, of the last one `tail` (the last worker's may be shorter: its store has holes).
     Ranges {
-        /// All workers.
-        peers: usize,
-        /// Positions per range.
+        /// Positions per segment.
+        segment: u64,
+        /// Full segments.
+        full: u64,
+        /// Positions per range of a full segment.
         size: u64,
+        /// Positions per range of the last, shorter segment.
+        tail: u64,
     },
 }
 
 impl Ownership {
     /// `len` positions in consecutive ranges over `peers` workers.
     pub fn ranges(len: u64, peers: usize) -> Self {
-        Ownership::Ranges { peers, size: len.div_ceil(peers as u64).max(1) }
+        Self::segments(len, len, peers)
+    }
+
+    /// `len` positions in segments of `segment`, each in consecutive ranges over `peers` workers.
+    pub fn segments(len: u64, segment: u64, peers: usize) -> Self {
+        let segment = segment.clamp(1, len.max(1));
+        let full = len / segment;
+        let size = segment.div_ceil(peers as u64).max(1);
+        let tail = (len - full * segment).div_ceil(peers as u64).max(1);
+        Ownership::Ranges { segment, full, size, tail }
     }
 
     /// The worker that owns `node`.
@@ -49,7 +67,10 @@ impl Ownership {
     pub fn owner(self, node: Node) -> usize {
         match self {
             Ownership::Modulo { peers } => (node % peers as u64) as usize,
-            Ownership::Ranges { size, .. } => (node / size) as usize,
+            Ownership::Ranges { segment, full, size, tail } => {
+                let offset = node % segment;
+                (if node / segment < full { offset / size } else { offset / tail }) as usize
+            }
         }
     }
 
@@ -58,7 +79,10 @@ impl Ownership {
     pub fn local(self, node: Node) -> usize {
         match self {
             Ownership::Modulo { peers } => (node / peers as u64) as usize,
-            Ownership::Ranges { size, .. } => (node % size) as usize,
+            Ownership::Ranges { segment, full, size, tail } => {
+                let (at, offset) = (node / segment, node % segment);
+                (if at < full { at * size + offset % size } else { full * size + offset % tail }) as usize
+            }
         }
     }
 
@@ -67,8 +91,31 @@ impl Ownership {
     pub fn global(self, index: usize, local: usize) -> Node {
         match self {
             Ownership::Modulo { peers } => (local * peers + index) as Node,
-            Ownership::Ranges { size, .. } => index as Node * size + local as Node,
+            Ownership::Ranges { segment, full, size, tail } => {
+                let (index, local) = (index as Node, local as Node);
+                if local < full * size {
+                    local / size * segment + index * size + local % size
+                } else {
+                    full * segment + index * tail + (local - full * size)
+                }
+            }
         }
+    }
+
+    /// The consecutive ranges of `0..len` that worker `index` owns, in order, with their local
+    /// offsets (ranges of consecutive positions only).
+    pub fn owned(self, index: usize, len: u64) -> Vec<OwnedRange> {
+        let Ownership::Ranges { segment, full, size, tail } = self else {
+            panic!("only ranges are owned in consecutive ranges")
+        };
+        let index = index as u64;
+        let range = |at: u64, per: u64, local: u64| {
+            let first = at * segment;
+            let start = first + index * per;
+            let end = (start + per).min(first + segment).min(len);
+            (start < end).then(|| OwnedRange { start, local: local as usize, len: (end - start) as usize })
+        };
+        (0..full).filter_map(|at| range(at, size, at * size)).chain(range(full, tail, full * size)).collect()
     }
 }
 
@@ -408,4 +455,64 @@ pub fn barrier(worker: &mut Worker) {
 pub fn label_of(decided: &Decided) -> Label {
     let side = if decided.1 == 0 { Side::Win } else { Side::Lose };
     Label { side, level: decided.2, remoteness: decided.3 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every position has one owner, at a local index that leads back to it, inside one of
+        /// the ranges its owner is told it owns; the ranges of all workers cover `0..len` once.
+        #[test]
+        fn segments_give_each_position_one_owner_and_place(
+            len in 0u64..300,
+            segment in 1u64..120,
+            peers in 1usize..6,
+        ) {
+            let ownership = Ownership::segments(len, segment, peers);
+            let mut owned = vec![None; len as usize];
+            for index in 0..peers {
+                let ranges = ownership.owned(index, len);
+                for pair in ranges.windows(2) {
+                    prop_assert!(pair[0].start + pair[0].len as u64 <= pair[1].start);
+                    prop_assert!(pair[0].local + pair[0].len <= pair[1].local);
+                }
+                for range in ranges {
+                    prop_assert!(range.len > 0);
+                    for k in 0..range.len {
+                        let node = range.start + k as u64;
+                        prop_assert_eq!(owned[node as usize], None);
+                        owned[node as usize] = Some(index);
+                        prop_assert_eq!(ownership.owner(node), index);
+                        prop_assert_eq!(ownership.local(node), range.local + k);
+                        prop_assert_eq!(ownership.global(index, range.local + k), node);
+                    }
+                }
+            }
+            prop_assert!(owned.iter().all(Option::is_some));
+        }
+    }
+
+    /// A chess table's two halves (segments) over two workers: each owns the same offsets of both,
+    /// so a position and the one at its offset in the other half have one owner.
+    #[test]
+    fn both_halves_are_cut_alike() {
+        let ownership = Ownership::segments(2 * 1000 + 7, 1000, 2);
+        for offset in [0, 499, 500, 999] {
+            assert_eq!(ownership.owner(offset), ownership.owner(1000 + offset));
+        }
+        assert_eq!(ownership.owner(499), 0);
+        assert_eq!(ownership.owner(500), 1);
+        // The 7 indices after the halves make a short segment of their own, cut in two.
+        assert_eq!(
+            ownership.owned(0, 2007).last().unwrap(),
+            &OwnedRange { start: 2000, local: 1000, len: 4 }
+        );
+        assert_eq!(
+            ownership.owned(1, 2007).last().unwrap(),
+            &OwnedRange { start: 2004, local: 1000, len: 3 }
+        );
+    }
 }

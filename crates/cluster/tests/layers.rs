@@ -1,9 +1,10 @@
 //! A dense layer solved over several workers against the one-machine dense path: the same label
-//! (side, level, remoteness) for every index, with finals, exits at every distance, and cycles.
+//! (side, level, remoteness) for every index, with finals, exits at every distance, and cycles,
+//! the layer cut into segments of any length (each cut into one range a worker).
 
 use std::sync::Arc;
 
-use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward};
+use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, OwnedRange};
 use gamegraph::random_graph::random_graph;
 use gamegraph::retrograde::{DenseStore, LabelStore};
 use gamegraph::rng::SplitMix64;
@@ -11,14 +12,16 @@ use gamegraph::GameGraph;
 use gamegraph_cluster::{dense::solve_layer, Cluster};
 use proptest::prelude::*;
 
-/// A random graph as a layer: its finals, and about one position in three with an exit.
+/// A random graph as a layer: its finals, and about one position in three with an exit, in
+/// segments of `segment` indices.
 struct TestLayer {
     graph: GameGraph,
     exits: Vec<Option<Exit>>,
+    segment: u64,
 }
 
 impl TestLayer {
-    fn new(nodes: usize, edges: usize, seed: u64) -> Self {
+    fn new(nodes: usize, edges: usize, seed: u64, segment: u64) -> Self {
         let graph = random_graph(nodes, edges, seed);
         let mut rng = SplitMix64(seed ^ 0x5eed);
         let exits = (0..nodes)
@@ -27,7 +30,7 @@ impl TestLayer {
                     .then(|| Exit { value: rng.below(11) as i32 - 5, remoteness: rng.below(4) as u32 })
             })
             .collect();
-        Self { graph, exits }
+        Self { graph, exits, segment }
     }
 }
 
@@ -53,45 +56,72 @@ impl DenseLayer for TestLayer {
     fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
         self.graph.predecessors(index as u32).iter().for_each(|&p| f(u64::from(p)));
     }
+
+    fn segment(&self) -> u64 {
+        self.segment
+    }
 }
 
-fn same_labels(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<(), TestCaseError> {
-    let layer = Arc::new(TestLayer::new(nodes, edges, seed));
+/// Every index of every worker's ranges, with what the worker's store holds for it: each index
+/// of the layer once.
+fn by_index<T>(layer: &TestLayer, parts: Vec<(Vec<OwnedRange>, Vec<T>)>) -> Result<Vec<T>, TestCaseError> {
+    let mut all: Vec<(u64, T)> = Vec::new();
+    for (ranges, mut held) in parts {
+        for range in ranges.iter().rev() {
+            prop_assert!(range.local + range.len <= held.len());
+            let tail = held.split_off(range.local);
+            all.extend(
+                tail.into_iter().take(range.len).enumerate().map(|(i, t)| (range.start + i as u64, t)),
+            );
+        }
+    }
+    all.sort_by_key(|(u, _)| *u);
+    let indices: Vec<u64> = all.iter().map(|(u, _)| *u).collect();
+    prop_assert_eq!(indices, (0..layer.len()).collect::<Vec<_>>(), "every index once");
+    Ok(all.into_iter().map(|(_, t)| t).collect())
+}
+
+fn same_labels(
+    nodes: usize,
+    edges: usize,
+    seed: u64,
+    segment: u64,
+    workers: usize,
+) -> Result<(), TestCaseError> {
+    let layer = Arc::new(TestLayer::new(nodes, edges, seed, segment));
     let expected: DenseStore<u64> = dense::solve_layer(&*layer, &|_| {}).unwrap();
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
         .run(move |worker| {
-            let (start, store): (u64, DenseStore<u64>) = solve_layer(worker, Arc::clone(&shared)).unwrap();
-            (start, (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>())
+            let (ranges, store): (_, DenseStore<u64>) = solve_layer(worker, Arc::clone(&shared)).unwrap();
+            (ranges, (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>())
         })
         .unwrap();
-    let mut next = 0;
-    for (start, labels) in parts {
-        prop_assert_eq!(start, next.min(layer.len()));
-        for (i, label) in labels.into_iter().enumerate() {
-            let u = start + i as u64;
-            prop_assert_eq!(label, expected.label(u), "index {} with {} workers", u, workers);
-        }
-        next = start + layer.len().div_ceil(workers as u64).max(1);
+    for (u, label) in by_index(&layer, parts)?.into_iter().enumerate() {
+        prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, workers);
     }
     Ok(())
 }
 
 /// The same layer into one byte a position, as Oware's layers are built: the workers' ranges
 /// put end to end are the one-machine values.
-fn same_values(nodes: usize, edges: usize, seed: u64, workers: usize) -> Result<(), TestCaseError> {
-    let layer = Arc::new(TestLayer::new(nodes, edges, seed));
+fn same_values(
+    nodes: usize,
+    edges: usize,
+    seed: u64,
+    segment: u64,
+    workers: usize,
+) -> Result<(), TestCaseError> {
+    let layer = Arc::new(TestLayer::new(nodes, edges, seed, segment));
     let expected = dense::solve_layer::<_, ByteStore<u64>>(&*layer, &|_| {}).unwrap().into_values();
     let shared = Arc::clone(&layer);
-    let mut parts = Cluster::local(workers)
+    let parts = Cluster::local(workers)
         .run(move |worker| {
-            let (start, store) = solve_layer::<_, ByteStore<u64>>(worker, Arc::clone(&shared)).unwrap();
-            (start, store.into_values())
+            let (ranges, store) = solve_layer::<_, ByteStore<u64>>(worker, Arc::clone(&shared)).unwrap();
+            (ranges, store.into_values())
         })
         .unwrap();
-    parts.sort_by_key(|part| part.0);
-    let values: Vec<u8> = parts.into_iter().flat_map(|part| part.1).collect();
-    prop_assert_eq!(values, expected, "{} workers", workers);
+    prop_assert_eq!(by_index(&layer, parts)?, expected, "{} workers", workers);
     Ok(())
 }
 
@@ -101,14 +131,16 @@ proptest! {
     #[test]
     fn workers_find_the_one_machine_labels_of_a_layer(
         nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+        segment in 1u64..400,
     ) {
-        same_labels(nodes, nodes * density, seed, workers)?;
+        same_labels(nodes, nodes * density, seed, segment, workers)?;
     }
 
     #[test]
     fn workers_find_the_one_machine_values_of_a_layer_in_bytes(
         nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+        segment in 1u64..400,
     ) {
-        same_values(nodes, nodes * density, seed, workers)?;
+        same_values(nodes, nodes * density, seed, segment, workers)?;
     }
 }

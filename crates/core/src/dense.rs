@@ -80,6 +80,16 @@ pub trait DenseLayer: Sync {
     /// staying in the layer (once per such move).
     fn predecessors(&self, index: u64, scratch: &mut Self::Scratch, f: impl FnMut(u64));
 
+    /// How many consecutive indices make a segment of the layer (the last one may be shorter):
+    /// a cluster cuts every segment into one range a worker, so that a layer whose moves mostly
+    /// lead from one segment to about the same offset in another keeps most of them between
+    /// one worker's positions. A chess table's segment is one side to move's half: a move flips
+    /// the side to move, and most moves keep the kings, the first digit within a half. The
+    /// whole layer, by default.
+    fn segment(&self) -> u64 {
+        self.len()
+    }
+
     /// Whether the build this layer belongs to was told to stop (a user's Ctrl-C): the solve
     /// then ends with [`DenseError::Interrupted`] within one chunk of its forward pass or one
     /// level of its propagation. Never, by default.
@@ -155,7 +165,19 @@ pub struct LayerSeeds<N> {
     exits: Vec<ChunkExits>,
 }
 
+impl<N> Default for LayerSeeds<N> {
+    fn default() -> Self {
+        Self { finals: Vec::new(), exits: Vec::new() }
+    }
+}
+
 impl<N: NodeId> LayerSeeds<N> {
+    /// Adds the seeds of `later`, a forward pass over indices after this one's.
+    pub fn append(&mut self, mut later: LayerSeeds<N>) {
+        self.finals.append(&mut later.finals);
+        self.exits.append(&mut later.exits);
+    }
+
     /// The levels at which the seeds enter, each once, highest first.
     pub fn levels(&self) -> Vec<Stake> {
         let mut levels: Vec<Stake> =
@@ -661,9 +683,10 @@ pub trait LayeredBuild {
     /// complete.
     fn partial_path(&self) -> std::path::PathBuf;
 
-    /// What the partial file holds of the indices `start..` of `layer`, whose labels are
-    /// `store` (one solver's range of the layer).
-    fn stored(&self, layer: &Self::Layer, start: u64, store: Self::Store) -> StoredRange;
+    /// What the partial file holds of the indices of `layer` in `ranges` (one solver's share of
+    /// the layer), whose labels `store` holds at each range's local offset: one part of the
+    /// file a range.
+    fn stored(&self, layer: &Self::Layer, ranges: &[OwnedRange], store: Self::Store) -> Vec<StoredRange>;
 
     /// Makes layer `n` ([`LayeredBuild::next`]) complete from its partial file and records it
     /// (done by one process of a build).
@@ -671,6 +694,18 @@ pub trait LayeredBuild {
 
     /// Reads layer `n` ([`LayeredBuild::next`]) that another process made complete.
     fn reload(&mut self, n: usize) -> Result<(), Self::Error>;
+}
+
+/// Consecutive indices of a layer that one solver owns, and where their labels start in its
+/// store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnedRange {
+    /// The first index.
+    pub start: u64,
+    /// Where the first index's label is in the solver's store.
+    pub local: usize,
+    /// How many indices.
+    pub len: usize,
 }
 
 /// One solver's part of a layer's partial file ([`LayeredBuild::stored`]).

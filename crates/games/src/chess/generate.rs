@@ -42,25 +42,28 @@ impl<C, I> TableLayer<C, I> {
         &self.index
     }
 
-    /// The entries (as their `u16`) of the table indices from `start` on, whose labels `store`
-    /// holds from `start` on; the positions with an en passant right, after the table's
-    /// indices, are dropped.
-    pub fn entries<N: NodeId>(&self, start: u64, store: OutcomeStore<N>) -> Vec<u16> {
+    /// The entries (as their `u16`) of the labels of `store`, whose cell `i` holds layer index
+    /// `global(i)`: an undecided table index is a draw if it is a position. The cells of the
+    /// positions with an en passant right (after the table's indices) and of indices beyond
+    /// the layer hold no entry worth keeping.
+    pub fn entries<N: NodeId>(
+        &self,
+        store: OutcomeStore<N>,
+        global: impl Fn(usize) -> u64 + Sync,
+    ) -> Vec<u16> {
         let index = &self.index;
-        let mut cells = store.into_u16(|i, label| {
-            let i = start + i as u64;
+        store.into_u16(|i, label| {
+            let i = global(i);
             let entry = match label {
                 Some(label) => Entry::of(match label.side {
                     Side::Win => Dtm::Win(label.remoteness),
                     Side::Lose => Dtm::Loss(label.remoteness),
                 }),
-                None if index.placement(i).is_some() => Entry::of(Dtm::Draw),
+                None if i < index.len() && index.placement(i).is_some() => Entry::of(Dtm::Draw),
                 None => Entry::NONE,
             };
             entry.0
-        });
-        cells.truncate(index.len().saturating_sub(start) as usize);
-        cells
+        })
     }
 
     /// The board at a layer index.
@@ -93,6 +96,13 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
 
     fn len(&self) -> u64 {
         self.index.len() + self.en_passant.len()
+    }
+
+    /// A side to move's half: a move flips the side to move, and unless it is a king's, keeps
+    /// the king pair (the first digit of a half), so a cluster keeps it between one worker's
+    /// positions. The positions with an en passant right make a last, short segment.
+    fn segment(&self) -> u64 {
+        self.index.len() / 2
     }
 
     fn forward(&self, start: u64, out: &mut [Forward]) {
@@ -258,7 +268,9 @@ fn solve<N: NodeId, C: ChildTables, I: Fn() -> bool + Sync>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<u16>, gamegraph::dense::DenseError> {
     let store: OutcomeStore<N> = solve_layer(layer, progress)?;
-    Ok(layer.entries(0, store))
+    let mut entries = layer.entries(store, |i| i as u64);
+    entries.truncate(layer.index.len() as usize);
+    Ok(entries)
 }
 
 #[cfg(test)]

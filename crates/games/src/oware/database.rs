@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gamegraph::dense::{ByteStore, DenseLayer, StoredRange};
+use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, StoredRange};
 use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -329,8 +329,14 @@ impl gamegraph::dense::LayeredBuild for Builder {
     }
 
     /// One byte a position, at its index.
-    fn stored(&self, layer: &OwnedLayer, start: u64, store: ByteStore<u64>) -> StoredRange {
-        StoredRange { file_len: layer.len(), offset: start, bytes: store.into_values() }
+    fn stored(&self, layer: &OwnedLayer, ranges: &[OwnedRange], store: ByteStore<u64>) -> Vec<StoredRange> {
+        let values = store.into_values();
+        let part = |r: &OwnedRange| StoredRange {
+            file_len: layer.len(),
+            offset: r.start,
+            bytes: values[r.local..r.local + r.len].to_vec(),
+        };
+        ranges.iter().map(part).collect()
     }
 
     fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {

@@ -9,7 +9,7 @@
 //! partial file; the leader (process 0's first worker) then compresses the whole table into
 //! its file and lists it in the manifest, as the one-machine build does.
 
-use gamegraph::dense::{LayeredBuild, OutcomeStore, StoredRange};
+use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, StoredRange};
 
 use super::*;
 use crate::chess::generate::TableLayer;
@@ -155,14 +155,27 @@ impl LayeredBuild for LayeredTables {
 
     /// Two bytes an entry, little-endian, at the entry's index; the positions with an en
     /// passant right (after the table's indices) are not stored.
-    fn stored(&self, layer: &ClusterLayer, start: u64, store: OutcomeStore<u64>) -> StoredRange {
-        let entries = layer.entries(start, store);
+    /// The entries of the table's indices in `ranges`, two bytes each (little-endian) at twice
+    /// their index; the positions with an en passant right, after the table's indices, are not
+    /// stored.
+    fn stored(
+        &self,
+        layer: &ClusterLayer,
+        ranges: &[OwnedRange],
+        store: OutcomeStore<u64>,
+    ) -> Vec<StoredRange> {
+        let global = |local: usize| {
+            let range = ranges.partition_point(|r| r.local <= local).saturating_sub(1);
+            ranges.get(range).map_or(u64::MAX, |r| r.start + (local - r.local) as u64)
+        };
+        let entries = layer.entries(store, global);
         let table = layer.index().len();
-        StoredRange {
-            file_len: 2 * table,
-            offset: 2 * start.min(table),
-            bytes: entries.iter().flat_map(|e| e.to_le_bytes()).collect(),
-        }
+        let part = |r: &OwnedRange| {
+            let len = table.saturating_sub(r.start).min(r.len as u64) as usize;
+            let bytes = entries[r.local..r.local + len].iter().flat_map(|e| e.to_le_bytes()).collect();
+            StoredRange { file_len: 2 * table, offset: 2 * r.start, bytes }
+        };
+        ranges.iter().filter(|r| r.start < table).map(part).collect()
     }
 
     /// Compresses the table from its partial file, as the one-machine build writes it, and
