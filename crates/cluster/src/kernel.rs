@@ -213,8 +213,10 @@ fn send<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>, to: R
 /// Round `r` takes two timely timestamps. At `2r` a worker applies the messages it receives
 /// and keeps the positions they decide; once its frontier has passed `2r + 1` (no worker can
 /// still decide anything in round `r`), it tells their predecessors, sending at `2r + 1`
-/// messages that arrive at `2r + 2`. So a message is applied on arrival, and what waits between
-/// rounds is a list of decided positions (as in the one-machine kernel), never the messages.
+/// messages that arrive at `2r + 2`; a message to one of its own positions it applies at once,
+/// in round `r + 1`, without the exchange (most of them, where the ownership follows the layer's
+/// segments). So a message is applied on arrival, and what waits between rounds is a list of
+/// decided positions (as in the one-machine kernel), never the messages.
 /// Round 0 is local (a worker's finals are its own positions), so the exits that act in round
 /// 1 are applied at once, read from `seeds` as they are applied; exits farther away wait for
 /// their round.
@@ -236,9 +238,11 @@ where
             store: Rc::clone(&store),
             predecessors: Rc::clone(&predecessors),
             ownership,
+            index: share.index,
             level,
             decided: BTreeMap::new(),
             waiting: BTreeMap::new(),
+            live: Vec::new(),
         };
         let seeds = Rc::clone(&seeds);
         let sent = Rc::clone(&sent_elsewhere);
@@ -263,7 +267,7 @@ where
                                 let Some(cap) = cap.retain_least(output.output_index()) else { return };
                                 let round = cap.time() / 2;
                                 for batch in data {
-                                    batch.iter().for_each(|&m| kernel.act(m, round));
+                                    kernel.act_all(batch.iter().copied(), round);
                                 }
                                 // Their decisions are told at 2 * round + 1.
                                 let time = 2 * round + 1;
@@ -313,12 +317,16 @@ struct LevelKernel<S> {
     store: Rc<S>,
     predecessors: Rc<dyn PredecessorsOf>,
     ownership: Ownership,
+    /// This worker's index.
+    index: usize,
     level: Stake,
     /// By round, the positions decided in it (local index and side), to be told to their
     /// predecessors once the round is over everywhere.
     decided: BTreeMap<u32, Vec<Decision>>,
     /// By round, the exits that act in it (after round 1), as messages to their own position.
     waiting: BTreeMap<u32, Vec<Message>>,
+    /// The messages [`LevelKernel::act_all`] applies, by local index, kept for its next call.
+    live: Vec<(u64, u8)>,
 }
 
 /// A decided position by local index, with its side in the low bit (1 for won).
@@ -351,6 +359,24 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         }
     }
 
+    /// Applies `messages` (to positions owned here) in round `round`, as [`LevelKernel::act`]
+    /// one by one would. A message to a decided position changes nothing: plain loads drop them
+    /// first, so that their cache misses overlap, and the atomic updates after them (which order
+    /// memory accesses) find their lines in cache, as in the one-machine kernel.
+    fn act_all(&mut self, messages: impl Iterator<Item = Message>, round: u32) {
+        let (store, ownership) = (&*self.store, self.ownership);
+        let mut live = std::mem::take(&mut self.live);
+        live.extend(messages.map(|m| (ownership.local(m >> 8) as u64, m as u8)));
+        live.retain(|&(local, _)| !store.is_decided(local));
+        for &(local, what) in &live {
+            if let Some(side) = decide(&*self.store, local, what, self.level, round) {
+                self.decided.entry(round).or_default().push(local << 1 | u64::from(side == Side::Win));
+            }
+        }
+        live.clear();
+        self.live = live;
+    }
+
     /// The timestamp of the earliest work left: telling round `r`'s decisions (`2r + 1`), or
     /// applying the exits of round `k` (`2k - 1`, where round `k`'s messages are sent).
     fn next_time(&self) -> Option<u32> {
@@ -364,25 +390,34 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     fn work(&mut self, time: u32, out: &mut dyn FnMut(Message), budget: &mut usize) -> bool {
         if let Some(exits) = self.waiting.first_entry().filter(|e| 2 * *e.key() - 1 == time) {
             let (round, exits) = exits.remove_entry();
-            exits.into_iter().for_each(|m| self.act(m, round));
+            self.act_all(exits.into_iter(), round);
             return true;
         }
-        let mut told = self.decided.first_entry().expect("decisions to tell");
-        let list = told.get_mut();
+        let (round, mut list) = self.decided.pop_first().expect("decisions to tell");
+        // Messages to this worker's own positions skip the exchange: they are applied here, in
+        // the round they would arrive in, as the exchange would apply them after this one.
+        let mut own = Vec::new();
+        let (ownership, index) = (self.ownership, self.index);
         while *budget > 0 {
-            let Some(decision) = list.pop() else {
-                told.remove();
-                return true;
-            };
+            let Some(decision) = list.pop() else { break };
             let to = if decision & 1 == 1 { MOVE_TO_WON } else { MOVE_TO_LOST };
             let mut sent = 0;
             (self.predecessors)((decision >> 1) as usize, &mut |p| {
-                out(message(p, to));
+                if ownership.owner(p) == index {
+                    own.push(message(p, to));
+                } else {
+                    out(message(p, to));
+                }
                 sent += 1;
             });
             *budget = budget.saturating_sub(sent);
         }
+        self.act_all(own.into_iter(), round + 1);
+        if list.is_empty() {
+            return true;
+        }
         list.shrink_to_fit();
+        self.decided.insert(round, list);
         false
     }
 }
