@@ -477,6 +477,40 @@ fn the_oware_bench_over_processes_reports_every_process() {
     assert!(shared.contains("needs --db DIR"), "{shared}");
 }
 
+#[test]
+fn the_chess_bench_over_processes_reports_every_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |text: &[u8]| -> serde_json::Value { serde_json::from_slice(text).unwrap() };
+    let db = dir.path().join("db");
+    let db = db.to_str().unwrap();
+    let base = ["bench", "chess", "--tables", "KRvKP", "--db", db, "--json"];
+    let (first, second) = both(&hostfile(dir.path(), 2), &base, &base);
+    for out in [&first, &second] {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (first, second) = (json(&first.stdout), json(&second.stdout));
+    // The 10 tables KRvKP leads to, as the manifest lists them.
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("db/manifest.json")).unwrap()).unwrap();
+    let tables = listed["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 10);
+    let entries: u64 = tables.iter().map(|t| t["entries"].as_u64().unwrap()).sum();
+    assert_eq!(first["entries"], entries);
+    assert!(second["entries"].is_null(), "only process 0 counts the entries");
+    for (report, process) in [(&first, 0), (&second, 1)] {
+        assert_eq!(report["process"], process);
+        assert_eq!(report["processes"], 2);
+        let messages = report["messages_sent"].as_u64().unwrap();
+        assert!(messages > 0 && report["bytes_sent"] == 8 * messages, "{report}");
+    }
+    let hosts = dir.path().join("hosts");
+    let hosts = hosts.to_str().unwrap();
+    let again = fails(&[&base[..], &["--hostfile", hosts, "--process", "0"]].concat(), "");
+    assert!(again.contains("already holds tables"), "{again}");
+    let shared = fails(&["bench", "chess", "--tables", "KRvK", "--hostfile", hosts, "--process", "0"], "");
+    assert!(shared.contains("needs --tables SPEC and --db DIR"), "{shared}");
+}
+
 /// Runs process 1 with `one` and process 0 with `zero` (each beside the other, sharing `db`):
 /// both outputs.
 fn both(

@@ -81,6 +81,14 @@ pub struct BenchChessArgs {
     /// Search threads for `--epd`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// With --hostfile: the tables to build on the cluster into --db (a directory every process
+    /// shares, holding no tables yet), as `build chess --tables` takes them.
+    #[arg(long, value_name = "SPEC", requires = "hostfile")]
+    pub tables: Option<String>,
+    /// Build --tables on timely dataflow workers: every process reports its time, the kernel
+    /// messages it sent and its peak memory, process 0 also the entries built.
+    #[command(flatten)]
+    pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
     pub output: JsonFlag,
 }
@@ -673,6 +681,9 @@ fn chess(args: &BenchChessArgs) -> Result<()> {
     if let Some(file) = args.epd.as_deref() {
         return chess_suite(file, args);
     }
+    if let Some(cluster) = args.cluster.cluster()? {
+        return chess_on_cluster(args, &cluster);
+    }
     if let Some(dir) = args.db.as_deref() {
         let probe = chess_bench::probes(&Tablebase::open(dir)?, probes)?;
         if json {
@@ -723,6 +734,66 @@ fn chess(args: &BenchChessArgs) -> Result<()> {
         say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
     }
     say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
+    Ok(())
+}
+
+/// `bench chess --tables SPEC --db DIR --hostfile ...`: builds the tables on the workers of
+/// `cluster`; every process prints its wall time, the kernel messages it sent to other workers
+/// (per entry built) and its peak memory, process 0 also the entries built and their rate.
+fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster) -> Result<()> {
+    let (Some(dir), Some(spec)) = (args.db.as_deref(), args.tables.as_deref()) else {
+        bail!("bench chess --hostfile needs --tables SPEC and --db DIR, a directory every process shares")
+    };
+    if dir.join("manifest.json").exists() {
+        bail!("{} already holds tables: bench chess --hostfile builds from scratch", dir.display());
+    }
+    let targets =
+        gamegraph_games::chess::material::parse_tables(spec).map_err(|e| anyhow::anyhow!("--tables: {e}"))?;
+    let started = Instant::now();
+    let built = gamegraph_games::chess::directory::build_on_cluster(
+        dir,
+        &targets,
+        cluster,
+        &Bars::new(args.output.json),
+    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let messages = gamegraph_cluster::kernel::messages_sent_elsewhere();
+    let peak = peak_memory();
+    let workers = cluster.hosts.len().max(1) * cluster.workers;
+    // Only process 0 has the report, once every table is in the directory.
+    let entries: Option<u64> = built
+        .map(|_| Tablebase::open(dir).map(|t| t.entries().iter().map(|e| e.entries).sum()))
+        .transpose()?;
+    if args.output.json {
+        return print_json(&json!({
+            "tables": spec,
+            "process": cluster.process,
+            "processes": cluster.hosts.len().max(1),
+            "workers": cluster.workers,
+            "seconds": seconds,
+            "entries": entries,
+            "messages_sent": messages,
+            "bytes_sent": messages * 8,
+            "peak_memory_bytes": peak,
+        }));
+    }
+    let of = |bytes: u64| bytes as f64 / 1048576.0;
+    say!(
+        "process {} of {} ({} workers): built in {seconds:.1} s, {messages} kernel messages ({:.1} MiB) sent to other workers, peak memory {}",
+        cluster.process,
+        cluster.hosts.len().max(1),
+        cluster.workers,
+        of(messages * 8),
+        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", of(b)))
+    );
+    if let Some(entries) = entries {
+        say!(
+            "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} messages sent by this process per entry",
+            entries as f64 / seconds / 1e6,
+            entries as f64 / seconds / 1e6 / workers as f64,
+            messages as f64 / entries.max(1) as f64
+        );
+    }
     Ok(())
 }
 
