@@ -81,14 +81,24 @@ fn by_index<T>(layer: &TestLayer, parts: Vec<(Vec<OwnedRange>, Vec<T>)>) -> Resu
     Ok(all.into_iter().map(|(_, t)| t).collect())
 }
 
-fn same_labels(
+/// A random layer (`nodes`, `edges`, `seed`, in segments of `segment`) solved by `workers`.
+#[derive(Debug, Clone, Copy)]
+struct Case {
     nodes: usize,
     edges: usize,
     seed: u64,
     segment: u64,
     workers: usize,
-) -> Result<(), TestCaseError> {
-    let layer = Arc::new(TestLayer::new(nodes, edges, seed, segment));
+}
+
+impl Case {
+    fn layer(self) -> Arc<TestLayer> {
+        Arc::new(TestLayer::new(self.nodes, self.edges, self.seed, self.segment))
+    }
+}
+
+fn same_labels(case: Case) -> Result<(), TestCaseError> {
+    let (layer, workers) = (case.layer(), case.workers);
     let expected: DenseStore<u64> = dense::solve_layer(&*layer, &|_| {}).unwrap();
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
@@ -105,14 +115,8 @@ fn same_labels(
 
 /// The same layer into one byte a position, as Oware's layers are built: the workers' ranges
 /// put end to end are the one-machine values.
-fn same_values(
-    nodes: usize,
-    edges: usize,
-    seed: u64,
-    segment: u64,
-    workers: usize,
-) -> Result<(), TestCaseError> {
-    let layer = Arc::new(TestLayer::new(nodes, edges, seed, segment));
+fn same_values(case: Case) -> Result<(), TestCaseError> {
+    let (layer, workers) = (case.layer(), case.workers);
     let expected = dense::solve_layer::<_, ByteStore<u64>>(&*layer, &|_| {}).unwrap().into_values();
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
@@ -133,7 +137,7 @@ proptest! {
         nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
         segment in 1u64..400,
     ) {
-        same_labels(nodes, nodes * density, seed, segment, workers)?;
+        same_labels(Case { nodes, edges: nodes * density, seed, segment, workers })?;
     }
 
     #[test]
@@ -141,6 +145,6 @@ proptest! {
         nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
         segment in 1u64..400,
     ) {
-        same_values(nodes, nodes * density, seed, segment, workers)?;
+        same_values(Case { nodes, edges: nodes * density, seed, segment, workers })?;
     }
 }

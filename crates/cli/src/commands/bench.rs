@@ -341,7 +341,7 @@ pub fn graph(args: &BenchGraphArgs) -> Result<()> {
         );
     }
     if let Some(bytes) = peak {
-        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+        say!("peak memory: {:.0} MiB", mib(bytes));
     }
     Ok(())
 }
@@ -728,13 +728,36 @@ fn chess(args: &BenchChessArgs) -> Result<()> {
     }
     say!("built the {} tables of 3 to {pieces} pieces in {seconds:.1} s (files written)", targets.len());
     for (n, b) in bytes.iter().enumerate().filter(|(_, &b)| b > 0) {
-        say!("  {n} pieces: {b} bytes ({:.2} MiB)", *b as f64 / 1048576.0);
+        say!("  {n} pieces: {b} bytes ({:.2} MiB)", mib(*b));
     }
     if let Some(bytes) = peak {
-        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+        say!("peak memory: {:.0} MiB", mib(bytes));
     }
     say!("probe: {probe:.2} us per position on average ({probes} random positions, warm cache)");
     Ok(())
+}
+
+/// What a process of a cluster bench says of itself: which it is, what it did (`did`) in how
+/// long, what it `sent` to other workers and its peak memory.
+fn process_line(
+    cluster: &gamegraph_cluster::Cluster,
+    did: &str,
+    seconds: f64,
+    sent: &str,
+    peak: Option<u64>,
+) -> String {
+    format!(
+        "process {} of {} ({} workers): {did} in {seconds:.1} s, {sent} sent to other workers, peak memory {}",
+        cluster.process,
+        cluster.hosts.len().max(1),
+        cluster.workers,
+        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", mib(b)))
+    )
+}
+
+/// `bytes` in MiB.
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / 1048576.0
 }
 
 /// `bench chess --tables SPEC --db DIR --hostfile ...`: builds the tables on the workers of
@@ -777,15 +800,8 @@ fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster)
             "peak_memory_bytes": peak,
         }));
     }
-    let of = |bytes: u64| bytes as f64 / 1048576.0;
-    say!(
-        "process {} of {} ({} workers): built in {seconds:.1} s, {messages} kernel messages ({:.1} MiB) sent to other workers, peak memory {}",
-        cluster.process,
-        cluster.hosts.len().max(1),
-        cluster.workers,
-        of(messages * 8),
-        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", of(b)))
-    );
+    let sent = format!("{messages} kernel messages ({:.1} MiB)", mib(messages * 8));
+    say!("{}", process_line(cluster, "built", seconds, &sent, peak));
     if let Some(entries) = entries {
         say!(
             "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} messages sent by this process per entry",
@@ -908,7 +924,7 @@ fn oware(args: &BenchOwareArgs) -> Result<()> {
         positions as f64 / seconds / 1e6
     );
     if let Some(bytes) = peak {
-        say!("peak memory: {:.0} MiB", bytes as f64 / 1048576.0);
+        say!("peak memory: {:.0} MiB", mib(bytes));
     }
     Ok(())
 }
@@ -944,16 +960,9 @@ fn oware_on_cluster(
             "peak_memory_bytes": peak,
         }));
     }
-    let of = |bytes: u64| bytes as f64 / 1048576.0;
-    say!(
-        "process {} of {} ({} workers): 0 to {} stones in {seconds:.1} s, {:.1} MiB of kernel messages sent to other workers, peak memory {}",
-        cluster.process,
-        cluster.hosts.len().max(1),
-        cluster.workers,
-        args.stones,
-        of(sent),
-        peak.map_or_else(|| "unknown".to_string(), |b| format!("{:.0} MiB", of(b)))
-    );
+    let did = format!("0 to {} stones", args.stones);
+    let sent = format!("{:.1} MiB of kernel messages", mib(sent));
+    say!("{}", process_line(cluster, &did, seconds, &sent, peak));
     if let Some(positions) = positions {
         say!("{positions} positions, {:.2} M positions/s", positions as f64 / seconds / 1e6);
     }

@@ -153,8 +153,6 @@ impl LayeredBuild for LayeredTables {
         self.partial_path_of(self.next_table().expect("a table is left to build"))
     }
 
-    /// Two bytes an entry, little-endian, at the entry's index; the positions with an en
-    /// passant right (after the table's indices) are not stored.
     /// The entries of the table's indices in `ranges`, two bytes each (little-endian) at twice
     /// their index; the positions with an en passant right, after the table's indices, are not
     /// stored.
