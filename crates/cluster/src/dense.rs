@@ -94,6 +94,28 @@ where
     Ok(Some(Solution::from_labels(Model::Minimax, labels)))
 }
 
+/// What the leader of [`build_layers`] tells as the build goes (to show its progress).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LayerEvent {
+    /// Layer `layer`, of `positions` indices, starts: the layers before it that did not start
+    /// were complete already.
+    Started {
+        /// The layer.
+        layer: usize,
+        /// Its indices.
+        positions: u64,
+    },
+    /// Layer `layer` is complete, `seconds` after it started.
+    Done {
+        /// The layer.
+        layer: usize,
+        /// Its indices.
+        positions: u64,
+        /// Seconds it took.
+        seconds: f64,
+    },
+}
+
 /// What [`build_layers`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayersBuilt {
@@ -108,7 +130,7 @@ pub struct LayersBuilt {
 /// writes it into the layer's partial file, then process 0's first worker (the leader) makes the
 /// file complete, and the others read it before the next layer. `open(leader)` opens the build
 /// as a worker sees it; the leader opens it first, so that it clears what an interrupted run left
-/// before the others look. The leader calls `done(layer, positions, seconds)` after each layer.
+/// before the others look. The leader tells `event` of each layer it starts and finishes.
 /// Process 0 gets what was built, the other processes `None`.
 ///
 /// Processes that do not share `dir` would each write only their ranges of a file that the
@@ -119,17 +141,17 @@ pub struct LayersBuilt {
 /// A worker that cannot go on (its storage fails) would leave the others waiting for it: it
 /// prints the error and ends its process, and the other processes then stop on the broken
 /// connection.
-pub fn build_layers<B, O, D>(
+pub fn build_layers<B, O, E>(
     cluster: &Cluster,
     dir: &Path,
     last: usize,
     open: O,
-    done: D,
+    event: E,
 ) -> Result<Option<LayersBuilt>, ClusterError>
 where
     B: LayeredBuild,
     O: Fn(bool) -> Result<B, B::Error> + Send + Sync + 'static,
-    D: Fn(usize, u64, f64) + Send + Sync + 'static,
+    E: Fn(LayerEvent) + Send + Sync + 'static,
 {
     let process = cluster.process;
     let shared = dir.to_path_buf();
@@ -152,6 +174,9 @@ where
             let started = Instant::now();
             let layer = Arc::new(build.layer());
             let positions = layer.len();
+            if leader {
+                event(LayerEvent::Started { layer: n, positions });
+            }
             let (ranges, store) =
                 solve_layer::<_, B::Store>(worker, Arc::clone(&layer)).unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
@@ -161,7 +186,7 @@ where
             barrier(worker);
             if leader {
                 build.finish(n).unwrap_or_else(|e| fail(&e));
-                done(n, positions, started.elapsed().as_secs_f64());
+                event(LayerEvent::Done { layer: n, positions, seconds: started.elapsed().as_secs_f64() });
             }
             barrier(worker);
             if !leader {

@@ -287,6 +287,8 @@ pub fn build_on_cluster(
     progress: &dyn Progress,
 ) -> Result<Option<BuildReport>, DirectoryError> {
     use super::tablebase::layered::{LayeredTables, ProcessTables};
+    use super::tablebase::read_manifest;
+    use gamegraph_cluster::dense::LayerEvent;
 
     let started = Instant::now();
     let order = Material::closure(targets);
@@ -303,34 +305,53 @@ pub fn build_on_cluster(
     // they connect.
     let names: Vec<String> = targets.iter().map(Material::to_string).collect();
     let cluster = cluster.clone().with_job(format!("build chess --tables {}", names.join(",")));
-    let (sender, received) = std::sync::mpsc::channel::<(usize, f64)>();
+    let (sender, received) = std::sync::mpsc::channel::<LayerEvent>();
     let (owned, targets, process) = (dir.to_path_buf(), targets.to_vec(), ProcessTables::default());
-    let mut seconds_of = Vec::new();
+    let units = order.iter().map(|&m| super::tablebase::build::work_units(m)).sum();
+    let observer =
+        Tables { progress, overall: Overall::new(order.len(), units), built: Mutex::new(Vec::new()) };
     let built = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            for (n, seconds) in received {
-                progress.finished(&format!("{:>8}: built in {seconds:>7.2} s", order[n]));
-                seconds_of.push((n, seconds));
+        // Process 0's first worker tells each table as it starts and as it is done; the tables
+        // it skips were complete.
+        let shown = scope.spawn(|| {
+            let mut next = 0;
+            for event in received {
+                match event {
+                    LayerEvent::Started { layer, .. } => {
+                        order[next..layer].iter().for_each(|&m| observer.skipped(m));
+                        observer.started(order[layer], super::tablebase::build::work_units(order[layer]));
+                        next = layer + 1;
+                    }
+                    LayerEvent::Done { layer, seconds, .. } => {
+                        let material = order[layer];
+                        observer.advanced(super::tablebase::build::work_units(material));
+                        let listed = read_manifest(dir)?.and_then(|m| m.entry(material).cloned());
+                        let entry = listed
+                            .ok_or(super::tablebase::TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+                        observer.finished(material, seconds, &entry);
+                    }
+                }
             }
+            Ok::<usize, DirectoryError>(next)
         });
-        let done = move |n, _, seconds| {
-            let _ = sender.send((n, seconds));
+        let event = move |event| {
+            let _ = sender.send(event);
         };
         let open = move |leader| LayeredTables::open(&owned, &targets, leader, process.clone());
-        gamegraph_cluster::dense::build_layers(&cluster, dir, last, open, done)
-    })?;
+        let built = gamegraph_cluster::dense::build_layers(&cluster, dir, last, open, event);
+        let next = shown.join().expect("the progress thread does not panic")?;
+        Ok::<_, DirectoryError>((built?, next))
+    });
+    let (built, next) = built?;
     crate::databases::report_messages(progress, &cluster);
-    let Some(built) = built else { return Ok(None) };
+    if built.is_none() {
+        return Ok(None);
+    }
+    order[next..].iter().for_each(|&m| observer.skipped(m));
     let tables = Tablebase::open(dir)?;
-    let table_built = |&n: &usize| {
-        let material = order[n].to_string();
-        let entry = tables.entries().iter().find(|t| t.material == material).expect("listed once built");
-        let seconds = seconds_of.iter().find(|s| s.0 == n).map_or(0.0, |s| s.1);
-        TableBuilt { material, entries: entry.entries, seconds, bytes: entry.bytes }
-    };
     Ok(Some(BuildReport {
         db: dir.display().to_string(),
-        built: built.built.iter().map(table_built).collect(),
+        built: observer.built.into_inner().expect("not poisoned"),
         tables: tables.entries().len(),
         seconds: started.elapsed().as_secs_f64(),
         bytes_by_pieces: BytesByPieces::of(&tables),

@@ -277,6 +277,8 @@ fn build_on_cluster(
     cluster: &Cluster,
     layers: &Layers<'_>,
 ) -> Result<Option<(usize, Vec<usize>)>, DirectoryError> {
+    use gamegraph_cluster::dense::LayerEvent;
+
     let owned = dir.to_path_buf();
     // Processes given other rules or stone counts would write a mixed database: they refuse
     // each other when they connect.
@@ -288,8 +290,10 @@ fn build_on_cluster(
                 layers.record(layer);
             }
         });
-        let done = move |stones, positions, seconds| {
-            let _ = sender.send(LayerBuilt { stones, positions, seconds });
+        let done = move |event| {
+            if let LayerEvent::Done { layer: stones, positions, seconds } = event {
+                let _ = sender.send(LayerBuilt { stones, positions, seconds });
+            }
         };
         let open = move |leader| super::database::Builder::open(&owned, rules, stones, leader);
         gamegraph_cluster::dense::build_layers(&cluster, dir, stones, open, done)
