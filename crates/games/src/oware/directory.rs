@@ -283,20 +283,27 @@ fn build_on_cluster(
     // Processes given other rules or stone counts would write a mixed database: they refuse
     // each other when they connect.
     let cluster = cluster.clone().with_job(format!("build oware --rules {rules} --stones {stones}"));
-    let (sender, received) = std::sync::mpsc::channel::<LayerBuilt>();
+    let (sender, received) = std::sync::mpsc::channel::<LayerEvent>();
     let built = std::thread::scope(|scope| {
+        // Process 0's first worker tells each stone count as it starts and as it is done: a
+        // bar for each, as on one machine (it moves when the stone count is done).
         scope.spawn(|| {
-            for layer in received {
-                layers.record(layer);
+            for event in received {
+                match event {
+                    LayerEvent::Started { layer, positions } => layers.start(layer, positions),
+                    LayerEvent::Done { layer, positions, seconds } => {
+                        layers.advance(2 * positions);
+                        layers.current.lock().expect("not poisoned").take();
+                        layers.record(LayerBuilt { stones: layer, positions, seconds });
+                    }
+                }
             }
         });
-        let done = move |event| {
-            if let LayerEvent::Done { layer: stones, positions, seconds } = event {
-                let _ = sender.send(LayerBuilt { stones, positions, seconds });
-            }
+        let event = move |event| {
+            let _ = sender.send(event);
         };
         let open = move |leader| super::database::Builder::open(&owned, rules, stones, leader);
-        gamegraph_cluster::dense::build_layers(&cluster, dir, stones, open, done)
+        gamegraph_cluster::dense::build_layers(&cluster, dir, stones, open, event)
     })?;
     crate::databases::report_messages(layers.progress, &cluster);
     Ok(built.map(|b| (b.resumed, b.built)))
