@@ -183,6 +183,8 @@ where
             for range in build.stored(&layer, &ranges, store) {
                 write_range(&path, &range).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
             }
+            // What the layer reads of the layers before it is not needed to finish it.
+            drop(layer);
             barrier(worker);
             if leader {
                 build.finish(n).unwrap_or_else(|e| fail(&e));

@@ -102,6 +102,18 @@ impl LayeredTables {
         Ok(())
     }
 
+    /// Drops the tables that table `n` leads to and the next table does not, before table `n`
+    /// is read back whole to be compressed: the two are never held together.
+    fn keep_only_what_follows(&mut self, n: usize) {
+        self.children = Arc::new(LoadedTables::new());
+        let following = self.order[n + 1..].iter().copied().find(|&m| self.manifest.entry(m).is_none());
+        let mut loaded = self.process.0.lock().expect("not poisoned");
+        match following {
+            Some(next) => drop(loaded.missing_for(next)),
+            None => *loaded = LoadedTables::new(),
+        }
+    }
+
     /// Where the workers write the entries of `material` before the leader compresses them.
     fn partial_path_of(&self, material: Material) -> PathBuf {
         self.dir.join(format!("{PARTIAL}{material}.entries"))
@@ -181,6 +193,7 @@ impl LayeredBuild for LayeredTables {
     fn finish(&mut self, n: usize) -> Result<(), TablebaseError> {
         assert_eq!(n, self.next(), "tables are finished in building order");
         let material = self.order[n];
+        self.keep_only_what_follows(n);
         let entries = self.read_partial(material)?;
         let entry = build::write_table(&self.dir, material, &entries)?;
         match self.slots.iter().find(|s| s.0 == material) {
