@@ -229,11 +229,17 @@ impl<N: NodeId> LayerSeeds<N> {
         finals.sort_by_key(|s| std::cmp::Reverse(s.level()));
         // Stable: each level's chunks stay in index order.
         exits.sort_by_key(|e| std::cmp::Reverse(e.level));
-        let per_level = len as u64 / levels.len().max(1) as u64;
+        // Level `i` of `count` is told its share of `len`, so that the shares add up to `len`;
+        // without a level, `len` is told at once.
+        let (len, count) = (len as u64, levels.len() as u64);
+        if count == 0 {
+            progress(len);
+        }
         let mut finals = finals.into_iter().peekable();
         let mut exits = exits.into_iter().peekable();
-        levels.into_iter().map(move |level| {
-            progress(per_level);
+        levels.into_iter().enumerate().map(move |(i, level)| {
+            let i = i as u64;
+            progress((i + 1) * len / count - i * len / count);
             let at_level: Vec<Seed<N>> =
                 std::iter::from_fn(|| finals.next_if(|s| s.level() == level)).collect();
             let lists: Vec<ChunkExits> = std::iter::from_fn(|| exits.next_if(|e| e.level == level)).collect();

@@ -280,7 +280,13 @@ proptest! {
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
         let remoteness: Vec<u32> = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
         let layer = FirstNodes::<false> { graph: &graph, k, outside, remoteness };
-        let dense: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
+        let told = std::sync::atomic::AtomicU64::new(0);
+        let progress = |units| {
+            told.fetch_add(units, std::sync::atomic::Ordering::Relaxed);
+        };
+        let dense: DenseStore<u32> = solve_layer(&layer, &progress).unwrap();
+        // A progress bar of two units an index ends full, whatever the layer's levels.
+        prop_assert_eq!(told.into_inner(), 2 * k as u64);
         let bytes: ByteStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         let bytes = bytes.into_values();
         for (u, &byte) in bytes.iter().enumerate() {
