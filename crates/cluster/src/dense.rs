@@ -32,7 +32,13 @@ use crate::{Cluster, ClusterError};
 /// offset (the store's other cells are never decided). The forward pass is the one-machine one,
 /// run on each of this worker's ranges (on the process's rayon threads); an error (a position
 /// with more moves than `S` counts) is this worker's, the others may still be waiting for it.
-pub fn solve_layer<L, S>(worker: &mut Worker, layer: Arc<L>) -> Result<(Vec<OwnedRange>, S), DenseError>
+/// `progress` is told of two units an index this worker owns, as the one-machine solve tells
+/// of two an index of the layer: one as its forward pass goes, one when the kernel is done.
+pub fn solve_layer<L, S>(
+    worker: &mut Worker,
+    layer: Arc<L>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Vec<OwnedRange>, S), DenseError>
 where
     L: DenseLayer + Send + Sync + 'static,
     S: CounterCells<Node = Node> + 'static,
@@ -45,7 +51,7 @@ where
     let mut seeds = LayerSeeds::default();
     for range in &ranges {
         let cells = &mut store.cells_mut()[range.local..range.local + range.len];
-        seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, &|_| {})?);
+        seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, progress)?);
     }
     let levels = all_levels(worker, seeds.levels());
     let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
@@ -53,7 +59,9 @@ where
         layer.predecessors(ownership.global(index, local), &mut scratch, &mut *f);
     };
     let share = Share { index, ownership, store, predecessors };
-    Ok((ranges, propagate(worker, share, &levels, seeds.by_level(len, &|_| {}))))
+    let store = propagate(worker, share, &levels, seeds.by_level(len, &|_| {}));
+    progress(ranges.iter().map(|r| r.len as u64).sum());
+    Ok((ranges, store))
 }
 
 /// Which worker owns which index of `layer`, over `peers` workers: consecutive ranges within
@@ -80,7 +88,7 @@ where
     let results = cluster.run(move |worker| {
         let (index, ownership) = (worker.index(), layer_ownership(&*layer, worker.peers()));
         // A game layer has no exits, and its store counts any number of moves.
-        let (_, store) = solve_layer::<_, DenseStore<u64>>(worker, Arc::clone(&layer))
+        let (_, store) = solve_layer::<_, DenseStore<u64>>(worker, Arc::clone(&layer), &|_| {})
             .expect("a whole game solves without a dense error");
         gather(worker, index, ownership, &store)
     })?;
@@ -104,6 +112,13 @@ pub enum LayerEvent {
         layer: usize,
         /// Its indices.
         positions: u64,
+    },
+    /// The layer that started is `units` further on, out of two units an index in all: the
+    /// leader's own progress, taken for every worker's. The units of a layer add up to
+    /// `2 * positions` before it is [`LayerEvent::Done`].
+    Advanced {
+        /// How far.
+        units: u64,
     },
     /// Layer `layer` is complete, `seconds` after it started.
     Done {
@@ -174,11 +189,20 @@ where
             let started = Instant::now();
             let layer = Arc::new(build.layer());
             let positions = layer.len();
+            let told = Told::new(positions, worker.peers());
+            let progress = |units| {
+                if leader {
+                    let units = told.tell(units);
+                    if units > 0 {
+                        event(LayerEvent::Advanced { units });
+                    }
+                }
+            };
             if leader {
                 event(LayerEvent::Started { layer: n, positions });
             }
-            let (ranges, store) =
-                solve_layer::<_, B::Store>(worker, Arc::clone(&layer)).unwrap_or_else(|e| fail(&e));
+            let (ranges, store) = solve_layer::<_, B::Store>(worker, Arc::clone(&layer), &progress)
+                .unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
             for range in build.stored(&layer, &ranges, store) {
                 write_range(&path, &range).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
@@ -188,6 +212,7 @@ where
             barrier(worker);
             if leader {
                 build.finish(n).unwrap_or_else(|e| fail(&e));
+                event(LayerEvent::Advanced { units: told.rest() });
                 event(LayerEvent::Done { layer: n, positions, seconds: started.elapsed().as_secs_f64() });
             }
             barrier(worker);
@@ -208,6 +233,36 @@ where
         }
     }
     Ok(built)
+}
+
+/// What the leader of [`build_layers`] has told of a layer's progress: its own units, times the
+/// number of workers, never past the layer's `2 * positions` units until it is done.
+struct Told {
+    total: u64,
+    peers: u64,
+    told: std::sync::atomic::AtomicU64,
+}
+
+impl Told {
+    fn new(positions: u64, peers: usize) -> Self {
+        Self { total: 2 * positions, peers: peers as u64, told: Default::default() }
+    }
+
+    /// The units to show for `units` of the leader's own: as many for each worker, but one
+    /// short of the whole at most, the rest being told when the layer is done.
+    fn tell(&self, units: u64) -> u64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        let ceiling = self.total.saturating_sub(1);
+        let next = |told: u64| (told + units * self.peers).min(ceiling).max(told);
+        let before =
+            self.told.fetch_update(Relaxed, Relaxed, |told| Some(next(told))).expect("always updated");
+        next(before) - before
+    }
+
+    /// The units left to tell, once the layer is done.
+    fn rest(&self) -> u64 {
+        self.total - self.told.swap(self.total, std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The file the leader of [`build_layers`] writes into the build's directory for every worker to
@@ -262,4 +317,22 @@ fn write_range(path: &std::path::Path, range: &StoredRange) -> std::io::Result<(
     let file = std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path)?;
     file.set_len(range.file_len)?;
     std::os::unix::fs::FileExt::write_all_at(&file, &range.bytes, range.offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The leader's units stand for every worker's, never fill the bar before the layer is
+    /// done, and add up to two units an index once the rest is told.
+    #[test]
+    fn the_leader_tells_a_layer_whole_and_never_beyond() {
+        let told = Told::new(10, 2);
+        let shown: Vec<u64> = [4, 4, 4, 1].into_iter().map(|units| told.tell(units)).collect();
+        assert_eq!(shown, [8, 8, 3, 0]);
+        assert_eq!(told.rest(), 1);
+        assert_eq!(told.rest(), 0, "told once");
+        let empty = Told::new(0, 3);
+        assert_eq!((empty.tell(5), empty.rest()), (0, 0));
+    }
 }

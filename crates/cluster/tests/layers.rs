@@ -2,6 +2,7 @@
 //! (side, level, remoteness) for every index, with finals, exits at every distance, and cycles,
 //! the layer cut into segments of any length (each cut into one range a worker).
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, OwnedRange};
@@ -103,10 +104,21 @@ fn same_labels(case: Case) -> Result<(), TestCaseError> {
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
         .run(move |worker| {
-            let (ranges, store): (_, DenseStore<u64>) = solve_layer(worker, Arc::clone(&shared)).unwrap();
-            (ranges, (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>())
+            let told = AtomicU64::new(0);
+            let progress = |units| {
+                told.fetch_add(units, Relaxed);
+            };
+            let (ranges, store): (_, DenseStore<u64>) =
+                solve_layer(worker, Arc::clone(&shared), &progress).unwrap();
+            let labels = (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>();
+            (told.into_inner(), (ranges, labels))
         })
         .unwrap();
+    for (told, (ranges, _)) in &parts {
+        let owned: usize = ranges.iter().map(|r| r.len).sum();
+        prop_assert_eq!(*told, 2 * owned as u64, "two units an owned index: {:?}", ranges);
+    }
+    let parts = parts.into_iter().map(|(_, part)| part).collect();
     for (u, label) in by_index(&layer, parts)?.into_iter().enumerate() {
         prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, workers);
     }
@@ -121,7 +133,8 @@ fn same_values(case: Case) -> Result<(), TestCaseError> {
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
         .run(move |worker| {
-            let (ranges, store) = solve_layer::<_, ByteStore<u64>>(worker, Arc::clone(&shared)).unwrap();
+            let (ranges, store) =
+                solve_layer::<_, ByteStore<u64>>(worker, Arc::clone(&shared), &|_| {}).unwrap();
             (ranges, store.into_values())
         })
         .unwrap();

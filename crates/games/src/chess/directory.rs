@@ -311,8 +311,8 @@ pub fn build_on_cluster(
     let observer =
         Tables { progress, overall: Overall::new(order.len(), units), built: Mutex::new(Vec::new()) };
     let built = std::thread::scope(|scope| {
-        // Process 0's first worker tells each table as it starts and as it is done; the tables
-        // it skips were complete.
+        // Process 0's first worker tells each table as it starts, as its own share advances and
+        // as it is done; the tables it skips were complete.
         let shown = scope.spawn(|| {
             let mut next = 0;
             for event in received {
@@ -322,9 +322,9 @@ pub fn build_on_cluster(
                         observer.started(order[layer], super::tablebase::build::work_units(order[layer]));
                         next = layer + 1;
                     }
+                    LayerEvent::Advanced { units } => observer.advanced(units),
                     LayerEvent::Done { layer, seconds, .. } => {
                         let material = order[layer];
-                        observer.advanced(super::tablebase::build::work_units(material));
                         let listed = read_manifest(dir)?.and_then(|m| m.entry(material).cloned());
                         let entry = listed
                             .ok_or(super::tablebase::TablebaseError::NoTables { dir: dir.to_path_buf() })?;

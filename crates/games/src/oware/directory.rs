@@ -285,14 +285,14 @@ fn build_on_cluster(
     let cluster = cluster.clone().with_job(format!("build oware --rules {rules} --stones {stones}"));
     let (sender, received) = std::sync::mpsc::channel::<LayerEvent>();
     let built = std::thread::scope(|scope| {
-        // Process 0's first worker tells each stone count as it starts and as it is done: a
-        // bar for each, as on one machine (it moves when the stone count is done).
+        // Process 0's first worker tells each stone count as it starts, as its own share
+        // advances and as it is done: a bar for each, as on one machine.
         scope.spawn(|| {
             for event in received {
                 match event {
                     LayerEvent::Started { layer, positions } => layers.start(layer, positions),
+                    LayerEvent::Advanced { units } => layers.advance(units),
                     LayerEvent::Done { layer, positions, seconds } => {
-                        layers.advance(2 * positions);
                         layers.current.lock().expect("not poisoned").take();
                         layers.record(LayerBuilt { stones: layer, positions, seconds });
                     }
