@@ -352,8 +352,14 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     /// if that decided it.
     #[inline]
     fn act(&mut self, m: Message, round: u32) {
-        let (node, what) = (m >> 8, m as u8);
-        let local = self.ownership.local(node) as u64;
+        let local = self.ownership.local(m >> 8) as u64;
+        self.act_at(local, m as u8, round);
+    }
+
+    /// Applies a message's `what` to the owned position `local` in round `round`, and keeps the
+    /// position if that decided it.
+    #[inline]
+    fn act_at(&mut self, local: u64, what: u8, round: u32) {
         if let Some(side) = decide(&*self.store, local, what, self.level, round) {
             self.decided.entry(round).or_default().push(local << 1 | u64::from(side == Side::Win));
         }
@@ -369,9 +375,7 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         live.extend(messages.map(|m| (ownership.local(m >> 8) as u64, m as u8)));
         live.retain(|&(local, _)| !store.is_decided(local));
         for &(local, what) in &live {
-            if let Some(side) = decide(&*self.store, local, what, self.level, round) {
-                self.decided.entry(round).or_default().push(local << 1 | u64::from(side == Side::Win));
-            }
+            self.act_at(local, what, round);
         }
         live.clear();
         self.live = live;
