@@ -54,11 +54,13 @@ where
         seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, progress)?);
     }
     let levels = all_levels(worker, seeds.levels());
+    let walked = Arc::clone(&layer);
     let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
         let mut scratch = L::Scratch::default();
-        layer.predecessors(ownership.global(index, local), &mut scratch, &mut *f);
+        walked.predecessors(ownership.global(index, local), &mut scratch, &mut *f);
     };
-    let share = Share { index, ownership, store, predecessors };
+    let kept = Box::new(move |local: usize| layer.exit_kept(ownership.global(index, local)));
+    let share = Share { index, ownership, store, predecessors, kept };
     let store = propagate(worker, share, &levels, seeds.by_level(len, &|_| {}));
     progress(ranges.iter().map(|r| r.len as u64).sum());
     Ok((ranges, store))

@@ -107,7 +107,13 @@ impl GraphPart {
         let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
             predecessors.neighbours(local as u32).iter().for_each(|&p| f(Node::from(p)));
         };
-        Share { index, ownership: self.ownership, store: DenseStore::new(part.degrees.clone()), predecessors }
+        Share {
+            index,
+            ownership: self.ownership,
+            store: DenseStore::new(part.degrees.clone()),
+            predecessors,
+            kept: Box::new(|_| {}),
+        }
     }
 }
 

@@ -131,6 +131,10 @@ pub struct Share<P, S> {
     /// Calls its argument with every predecessor of the owned position at a local index (one
     /// per move into it), as cluster numbers.
     pub predecessors: P,
+    /// Told of each owned position (by local index) whose label, once its exit has acted, is
+    /// the one that exit gives, as the one-machine kernel tells
+    /// [`gamegraph::dense::DenseLayer::exit_kept`].
+    pub kept: Box<dyn Fn(usize)>,
 }
 
 /// Kernel messages this process's workers sent to other workers: what the exchange moved between
@@ -230,13 +234,17 @@ where
     let ownership = share.ownership;
     let store = Rc::new(share.store);
     let predecessors: Rc<dyn PredecessorsOf> = Rc::new(share.predecessors);
+    let kept: Rc<dyn Fn(usize)> = Rc::from(share.kept);
     let seeds = Rc::new(RefCell::new(seeds.into_iter().peekable()));
     let sent_elsewhere = Rc::new(Cell::new(0u64));
     for &level in levels {
         let probe = ProbeHandle::new();
+        let acted = Rc::new(RefCell::new(BTreeMap::new()));
         let mut kernel = LevelKernel {
             store: Rc::clone(&store),
             predecessors: Rc::clone(&predecessors),
+            kept: Rc::clone(&kept),
+            acted: Rc::clone(&acted),
             ownership,
             index: share.index,
             level,
@@ -294,6 +302,8 @@ where
                                 (Some(time), Some(h)) => h.downgrade(&time),
                                 _ => held = None,
                             }
+                            // Round k's moves inside arrive at 2k.
+                            kernel.tell_kept(|k| !frontier.frontier().less_equal(&(2 * k)));
                         }
                     },
                 )
@@ -301,11 +311,35 @@ where
                 .connect_loop(handle);
         });
         worker.step_or_park_while(None, || !probe.done());
+        // The level is over: every round is.
+        for (round, exits) in acted.take() {
+            tell_kept(&*store, ownership, level, &*kept, round, exits);
+        }
     }
     debug_assert!(seeds.borrow_mut().next().is_none(), "every seed's level is among the levels, in order");
     SENT_ELSEWHERE.fetch_add(sent_elsewhere.get(), Ordering::Relaxed);
     drop(predecessors);
     Rc::try_unwrap(store).unwrap_or_else(|_| panic!("the dataflows are done with the store"))
+}
+
+/// Tells `kept` of the position (owned here) of each of `exits`, acted in `round` of `level`,
+/// whose label is the one the exit gives: whether the exit decided it or a move inside did the
+/// same in that round.
+fn tell_kept<S: LabelStore<Node = u64>>(
+    store: &S,
+    ownership: Ownership,
+    level: Stake,
+    kept: &dyn Fn(usize),
+    round: u32,
+    exits: Vec<Message>,
+) {
+    for exit in exits {
+        let local = ownership.local(exit >> 8);
+        let child = if exit as u8 == MOVE_TO_WON { Side::Win } else { Side::Lose };
+        if store.label(local as u64) == Some(Label { side: child.opposite(), level, remoteness: round }) {
+            kept(local);
+        }
+    }
 }
 
 /// Messages a worker sends in one activation, at most, before it lets the others run.
@@ -316,6 +350,11 @@ const MESSAGES_PER_ACTIVATION: usize = 1 << 16;
 struct LevelKernel<S> {
     store: Rc<S>,
     predecessors: Rc<dyn PredecessorsOf>,
+    /// Told of the positions whose exit gives their label.
+    kept: Rc<dyn Fn(usize)>,
+    /// By round, the exits acted in it: once the round is over here (its moves inside may come
+    /// after its exits), those whose position's label is the one they give are `kept`.
+    acted: Rc<RefCell<BTreeMap<u32, Vec<Message>>>>,
     ownership: Ownership,
     /// This worker's index.
     index: usize,
@@ -340,7 +379,10 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             match seed {
                 Seed::Final { .. } => self.act(seed_message(&seed), 0),
-                Seed::Exit { remoteness: 0, .. } => self.act(seed_message(&seed), 1),
+                Seed::Exit { remoteness: 0, .. } => {
+                    self.act(seed_message(&seed), 1);
+                    self.acted.borrow_mut().entry(1).or_default().push(seed_message(&seed));
+                }
                 Seed::Exit { remoteness, .. } => {
                     self.waiting.entry(remoteness + 1).or_default().push(seed_message(&seed));
                 }
@@ -381,6 +423,16 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         self.live = live;
     }
 
+    /// Tells [`LevelKernel::kept`] of the exits acted in the rounds that `over` says are over
+    /// here (no move of theirs can still arrive).
+    fn tell_kept(&self, over: impl Fn(u32) -> bool) {
+        let mut acted = self.acted.borrow_mut();
+        while let Some(exits) = acted.first_entry().filter(|e| over(*e.key())) {
+            let (round, exits) = exits.remove_entry();
+            tell_kept(&*self.store, self.ownership, self.level, &*self.kept, round, exits);
+        }
+    }
+
     /// The timestamp of the earliest work left: telling round `r`'s decisions (`2r + 1`), or
     /// applying the exits of round `k` (`2k - 1`, where round `k`'s messages are sent).
     fn next_time(&self) -> Option<u32> {
@@ -394,7 +446,8 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     fn work(&mut self, time: u32, out: &mut dyn FnMut(Message), budget: &mut usize) -> bool {
         if let Some(exits) = self.waiting.first_entry().filter(|e| 2 * *e.key() - 1 == time) {
             let (round, exits) = exits.remove_entry();
-            self.act_all(exits.into_iter(), round);
+            self.act_all(exits.iter().copied(), round);
+            self.acted.borrow_mut().entry(round).or_default().extend(exits);
             return true;
         }
         let (round, mut list) = self.decided.pop_first().expect("decisions to tell");

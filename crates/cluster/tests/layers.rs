@@ -1,8 +1,9 @@
 //! A dense layer solved over several workers against the one-machine dense path: the same label
-//! (side, level, remoteness) for every index, with finals, exits at every distance, and cycles,
-//! the layer cut into segments of any length (each cut into one range a worker).
+//! (side, level, remoteness) for every index, and the same positions whose exit gives their value,
+//! with finals, exits at every distance, and cycles, the layer cut into segments of any length
+//! (each cut into one range a worker).
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, OwnedRange};
@@ -19,6 +20,8 @@ struct TestLayer {
     graph: GameGraph,
     exits: Vec<Option<Exit>>,
     segment: u64,
+    /// The positions the solve said their exit gives the value of.
+    kept: Vec<AtomicBool>,
 }
 
 impl TestLayer {
@@ -31,7 +34,8 @@ impl TestLayer {
                     .then(|| Exit { value: rng.below(11) as i32 - 5, remoteness: rng.below(4) as u32 })
             })
             .collect();
-        Self { graph, exits, segment }
+        let kept = (0..nodes).map(|_| AtomicBool::new(false)).collect();
+        Self { graph, exits, segment, kept }
     }
 }
 
@@ -60,6 +64,17 @@ impl DenseLayer for TestLayer {
 
     fn segment(&self) -> u64 {
         self.segment
+    }
+
+    fn exit_kept(&self, index: u64) {
+        self.kept[index as usize].store(true, Relaxed);
+    }
+}
+
+impl TestLayer {
+    /// Which positions the solve kept the exit of.
+    fn kept(&self) -> Vec<bool> {
+        self.kept.iter().map(|k| k.load(Relaxed)).collect()
     }
 }
 
@@ -100,7 +115,8 @@ impl Case {
 
 fn same_labels(case: Case) -> Result<(), TestCaseError> {
     let (layer, workers) = (case.layer(), case.workers);
-    let expected: DenseStore<u64> = dense::solve_layer(&*layer, &|_| {}).unwrap();
+    let alone = case.layer();
+    let expected: DenseStore<u64> = dense::solve_layer(&*alone, &|_| {}).unwrap();
     let shared = Arc::clone(&layer);
     let parts = Cluster::local(workers)
         .run(move |worker| {
@@ -122,6 +138,8 @@ fn same_labels(case: Case) -> Result<(), TestCaseError> {
     for (u, label) in by_index(&layer, parts)?.into_iter().enumerate() {
         prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, workers);
     }
+    // The positions whose exit gives their value, whatever order a round's moves came in.
+    prop_assert_eq!(layer.kept(), alone.kept(), "exits kept with {} workers", workers);
     Ok(())
 }
 

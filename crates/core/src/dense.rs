@@ -90,6 +90,14 @@ pub trait DenseLayer: Sync {
         self.len()
     }
 
+    /// Told, during the solve, of each position whose value is the one its exit gives (its best
+    /// move leaves the layer, or one that does is as good): a layer whose stored values can
+    /// leave such positions out (a chess table, whose captures give them back) keeps them. Not
+    /// told of exits worth a draw, whose positions stay undecided. Nothing, by default.
+    fn exit_kept(&self, index: u64) {
+        let _ = index;
+    }
+
     /// Whether the build this layer belongs to was told to stop (a user's Ctrl-C): the solve
     /// then ends with [`DenseError::Interrupted`] within one chunk of its forward pass or one
     /// level of its propagation. Never, by default.
@@ -315,7 +323,7 @@ where
             return Err(DenseError::Interrupted);
         }
         let Some(level) = levels.next() else { break };
-        propagate_level(&preds, &store, level);
+        propagate_level(&preds, &store, level, &|node| layer.exit_kept(node.index() as u64));
     }
     Ok(store)
 }

@@ -199,7 +199,7 @@ where
                 Seed::Exit { node, child, remoteness, .. } => at_level.exit(node, child, remoteness),
             }
         }
-        propagate_level(preds, store, at_level);
+        propagate_level(preds, store, at_level, &|_| {});
     }
 }
 
@@ -255,9 +255,16 @@ impl<N> LevelSeeds<N> {
 }
 
 /// Runs the propagation of one level's seeds, all that the store holds at higher levels being
-/// decided already.
-pub fn propagate_level<P, S>(preds: &P, store: &S, seeds: LevelSeeds<P::Node>)
-where
+/// decided already. `kept` is told of every node whose label, once its exit has acted, is the
+/// one that exit gives: its exit is its best move, or as good as its best (a chess table stores
+/// such a position's value as whatever compresses best, its capture giving it back). Told in
+/// any order, whatever order the moves of a round come in.
+pub fn propagate_level<P, S>(
+    preds: &P,
+    store: &S,
+    seeds: LevelSeeds<P::Node>,
+    kept: &(dyn Fn(P::Node) + Sync),
+) where
     P: Predecessors,
     S: LabelStore<Node = P::Node>,
 {
@@ -278,8 +285,18 @@ where
         for (child, nodes) in [Side::Win, Side::Lose].into_iter().zip(acting) {
             let side = child.opposite();
             let label = Label { side, level, remoteness: round as u32 };
-            let decided: Vec<P::Node> =
-                nodes.into_par_iter().filter(|&node| settle(store, node, child, label)).collect();
+            let decided: Vec<P::Node> = nodes
+                .into_par_iter()
+                .filter(|&node| {
+                    let decided = settle(store, node, child, label);
+                    // Decided by the exit, or before it (in this round, by a move inside) at
+                    // the same label: either way the exit gives the node's value.
+                    if decided || store.label(node) == Some(label) {
+                        kept(node);
+                    }
+                    decided
+                })
+                .collect();
             if !decided.is_empty() {
                 next.push((side, decided));
             }

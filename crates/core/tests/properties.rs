@@ -210,6 +210,26 @@ struct FirstNodes<'g, const DISTANCES: bool> {
     k: usize,
     outside: Vec<Stake>,
     remoteness: Vec<u32>,
+    /// The nodes the solve said its exit's value is kept at.
+    kept: Vec<std::sync::atomic::AtomicBool>,
+}
+
+impl<'g, const DISTANCES: bool> FirstNodes<'g, DISTANCES> {
+    fn new(graph: &'g GameGraph, k: usize, outside: Vec<Stake>, remoteness: Vec<u32>) -> Self {
+        let kept = (0..k).map(|_| Default::default()).collect();
+        Self { graph, k, outside, remoteness, kept }
+    }
+
+    /// The best exit of node `u`, if it has one.
+    fn exit(&self, u: u32) -> Option<Exit> {
+        self.graph
+            .successors(u)
+            .iter()
+            .filter(|&&v| v as usize >= self.k)
+            .map(|&v| Exit { value: -self.outside[v as usize], remoteness: self.remoteness[v as usize] })
+            // The best value, then the fastest win or the slowest loss.
+            .max_by_key(|e| (e.value, -(e.value.signum() * e.remoteness as i32)))
+    }
 }
 
 impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
@@ -227,16 +247,7 @@ impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
                 Forward::Final(self.graph.stake(u).unwrap_or(0))
             } else {
                 let inside = succ.iter().filter(|&&v| (v as usize) < self.k).count() as u32;
-                // The best exit: the best value, then the fastest win or the slowest loss.
-                let exit = succ
-                    .iter()
-                    .filter(|&&v| v as usize >= self.k)
-                    .map(|&v| Exit {
-                        value: -self.outside[v as usize],
-                        remoteness: self.remoteness[v as usize],
-                    })
-                    .max_by_key(|e| (e.value, -(e.value.signum() * e.remoteness as i32)));
-                let exit = exit.map(|e| if DISTANCES { e } else { Exit::new(e.value) });
+                let exit = self.exit(u).map(|e| if DISTANCES { e } else { Exit::new(e.value) });
                 Forward::Moves { inside, exit }
             };
         }
@@ -246,6 +257,10 @@ impl<const DISTANCES: bool> DenseLayer for FirstNodes<'_, DISTANCES> {
         for &p in self.graph.predecessors(index as u32).iter().filter(|&&p| (p as usize) < self.k) {
             f(u64::from(p));
         }
+    }
+
+    fn exit_kept(&self, index: u64) {
+        self.kept[index as usize].store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -279,7 +294,7 @@ proptest! {
         let whole = solve_graph(&graph, Model::Minimax);
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
         let remoteness: Vec<u32> = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
-        let layer = FirstNodes::<false> { graph: &graph, k, outside, remoteness };
+        let layer = FirstNodes::<false>::new(&graph, k, outside, remoteness);
         let told = std::sync::atomic::AtomicU64::new(0);
         let progress = |units| {
             told.fetch_add(units, std::sync::atomic::Ordering::Relaxed);
@@ -296,7 +311,7 @@ proptest! {
         }
         // With distances through the exits, the remoteness is the whole graph's too.
         let FirstNodes { outside, remoteness, .. } = layer;
-        let layer = FirstNodes::<true> { graph: &graph, k, outside, remoteness };
+        let layer = FirstNodes::<true>::new(&graph, k, outside, remoteness);
         let far: DenseStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         for u in 0..k as u32 {
             prop_assert_eq!(far.label(u).map(|l| l.remoteness), whole.remoteness(u), "remoteness of node {} of {}", u, k);
@@ -314,12 +329,16 @@ proptest! {
         let whole = solve_graph(&graph, Model::Minimax);
         let outside = (0..n as u32).map(|u| whole.value(u).unwrap_or(0)).collect();
         let remoteness = (0..n as u32).map(|u| whole.remoteness(u).unwrap_or(0)).collect();
-        let layer = FirstNodes::<true> { graph: &graph, k, outside, remoteness };
+        let layer = FirstNodes::<true>::new(&graph, k, outside, remoteness);
         let store: OutcomeStore<u32> = solve_layer(&layer, &|_| {}).unwrap();
         for u in 0..k as u32 {
             let label = store.label(u).map(|l| (if l.side == Side::Win { 1 } else { -1 }, l.remoteness));
             let expected = whole.value(u).filter(|&v| v != 0).zip(whole.remoteness(u));
             prop_assert_eq!(label, expected, "node {} of {}", u, k);
+            // The solve keeps exactly the nodes whose value their decisive best exit gives.
+            let exit = layer.exit(u).filter(|e| e.value != 0).map(|e| (e.value.signum(), e.remoteness + 1));
+            let kept = layer.kept[u as usize].load(std::sync::atomic::Ordering::Relaxed);
+            prop_assert_eq!(kept, exit.is_some() && exit == label, "exit kept at node {} of {}", u, k);
         }
     }
 
