@@ -240,8 +240,7 @@ impl DatabaseDirectory for EndgameTables {
         for entry in tables.entries() {
             let material: Material =
                 entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
-            let file = &tables.table(material)?.file;
-            all.push(table_stats(material, &file.all().map_err(super::tablebase::TablebaseError::from)?)?);
+            all.push(table_stats(material, &tables.values(material)?)?);
         }
         Ok(Box::new(StatsReport { db: dir.display().to_string(), tables: all }))
     }
@@ -381,13 +380,11 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
         }
         let material: Material = entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
         progress.started(&entry.material, 0);
-        let entries = tables.table(material)?.file.all().map_err(super::tablebase::TablebaseError::from)?;
+        let entries = tables.values(material)?;
         // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
         // does not fit in memory whole.
         for (m, sides) in loaded.missing_for(material) {
-            // Looked up at positions only.
-            let file = &tables.table(m)?.file;
-            loaded.load(m, file, sides).map_err(super::tablebase::TablebaseError::from)?;
+            tables.load(&mut loaded, m, sides)?;
         }
         let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);
         progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));

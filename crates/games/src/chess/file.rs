@@ -18,11 +18,16 @@
 //!   entry before them in the block, which extends runs instead of breaking them with `0xFFFF`.
 //!   0.76 of version 1's bytes. Readers of every entry ([`TableFile::all`]) get [`Entry::NONE`]
 //!   back there from the index.
-//! - Version 3 (`GGCHDTM3`, written now): the entries in the digit order that compressed best
-//!   on a sample of the table's blocks, one order for each side to move, in blocks of
-//!   [`BLOCK_ENTRIES`], at zstd level [`LEVEL`]. 0.57 of version 1's bytes.
+//! - Version 3 (`GGCHDTM3`): the entries in the digit order that compressed best on a sample
+//!   of the table's blocks, one order for each side to move, in blocks of [`BLOCK_ENTRIES`], at
+//!   zstd level [`LEVEL`]. 0.57 of version 1's bytes.
+//! - Version 4 (`GGCHDTM4`, written now): as version 3, but a position whose best capture gives
+//!   its value (the build marks it [`Entry::BY_CAPTURE`]) need not hold it, since a reader gets
+//!   it back from the tables the captures lead to: the file stores there the entry before it
+//!   if that is no better for the side to move (extending a run), else the value. Readers take
+//!   the better of the entry and the captures ([`super::tablebase::resolve`]).
 //!
-//! Versions 1 and 2 are still read.
+//! Versions 1 to 3 are still read.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -94,21 +99,36 @@ pub enum Format {
     Version2,
     /// As version 2, in the digit order that compresses best (`GGCHDTM3`).
     Version3,
+    /// As version 3, and where a position's best capture gives its value
+    /// ([`Entry::BY_CAPTURE`]), the entry before it if that is no better for the side to move,
+    /// else its value (`GGCHDTM4`): readers take the better of the entry and the captures.
+    Version4,
 }
 
 impl Format {
-    /// Turns the entries of one block into what `self` stores.
+    /// Turns the entries of one block (marked by their build) into what `self` stores.
     fn stored(self, block: &mut [Entry]) {
         if self == Format::Version1 {
+            block.iter_mut().for_each(|e| *e = e.unmarked());
             return;
         }
-        let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0));
+        let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0)).unmarked();
         for e in block {
             if *e == Entry::NONE {
                 *e = last;
+            } else if e.is_by_capture() && self == Format::Version4 {
+                let value = e.unmarked();
+                *e = if rank(last) <= rank(value) { last } else { value };
+            } else {
+                *e = e.unmarked();
             }
             last = *e;
         }
+    }
+
+    /// Whether the entries of positions whose best capture gives their value may be lower.
+    fn holds_bounds(self) -> bool {
+        self == Format::Version4
     }
 
     fn magic(self) -> &'static [u8; 8] {
@@ -116,27 +136,42 @@ impl Format {
             Format::Version1 => b"GGCHDTM1",
             Format::Version2 => b"GGCHDTM2",
             Format::Version3 => b"GGCHDTM3",
+            Format::Version4 => b"GGCHDTM4",
         }
     }
 
     fn of_magic(magic: &[u8]) -> Option<Self> {
-        [Format::Version1, Format::Version2, Format::Version3].into_iter().find(|f| f.magic() == magic)
+        [Format::Version1, Format::Version2, Format::Version3, Format::Version4]
+            .into_iter()
+            .find(|f| f.magic() == magic)
+    }
+
+    /// Whether the entries are in a digit order of their own, in blocks of [`BLOCK_ENTRIES`].
+    fn ordered(self) -> bool {
+        matches!(self, Format::Version3 | Format::Version4)
     }
 
     fn per_block(self) -> usize {
-        match self {
-            Format::Version3 => BLOCK_ENTRIES,
-            _ => VERSION_2_BLOCK_ENTRIES,
+        if self.ordered() {
+            BLOCK_ENTRIES
+        } else {
+            VERSION_2_BLOCK_ENTRIES
         }
     }
 
     /// Bytes before the block offsets.
     fn header_len(self) -> usize {
-        match self {
-            Format::Version3 => HEADER + ORDER_BYTES,
-            _ => HEADER,
+        if self.ordered() {
+            HEADER + ORDER_BYTES
+        } else {
+            HEADER
         }
     }
+}
+
+/// Where an entry's value stands for the side to move: a higher rank is better.
+fn rank(entry: Entry) -> i64 {
+    entry.dtm().map_or(i64::MIN, super::Dtm::rank)
 }
 
 /// Makes a zstd compression context at [`LEVEL`].
@@ -166,7 +201,7 @@ fn compress_block(
 /// The digit order in which `entries` compress smallest: every candidate compresses the same
 /// sample of blocks, and the smallest total for each side to move wins, the first candidate on
 /// a tie, so that a build is deterministic.
-fn best_order(material: Material, entries: &[Entry]) -> io::Result<DigitOrder> {
+fn best_order(material: Material, entries: &[Entry], format: Format) -> io::Result<DigitOrder> {
     let digits = TableIndex::new(material).digits();
     let candidates = DigitOrder::candidates(&digits);
     let blocks = (entries.len() as u64).div_ceil(BLOCK_ENTRIES as u64);
@@ -184,7 +219,7 @@ fn best_order(material: Material, entries: &[Entry]) -> io::Result<DigitOrder> {
             sampled
                 .par_iter()
                 .map_init(compressor, |c, &b| {
-                    let len = compress_block(c, entries, &order, Format::Version3, b)?.len() as u64;
+                    let len = compress_block(c, entries, &order, format, b)?.len() as u64;
                     let mut size = [0, 0];
                     size[usize::from(b * BLOCK_ENTRIES as u64 >= half)] = len;
                     Ok(size)
@@ -199,10 +234,10 @@ fn best_order(material: Material, entries: &[Entry]) -> io::Result<DigitOrder> {
     Ok(DigitOrder::new(&digits, [best(0), best(1)]).expect("candidates are orders"))
 }
 
-/// Writes `entries` of `material` as a table file to `out`, and returns its SHA-256 (hex) and
-/// its size in bytes.
+/// Writes `entries` of `material` (as a build marks them) as a table file to `out`, and returns
+/// its SHA-256 (hex) and its size in bytes.
 pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
-    write_format(out, material, entries, Format::Version3)
+    write_format(out, material, entries, Format::Version4)
 }
 
 /// [`write()`] in `format`: version 1 for tools and tests that need files as older builds wrote
@@ -213,9 +248,10 @@ pub fn write_format(
     entries: &[Entry],
     format: Format,
 ) -> io::Result<(String, u64)> {
-    let order = match format {
-        Format::Version3 => best_order(material, entries)?,
-        _ => DigitOrder::identity(&TableIndex::new(material).digits()),
+    let order = if format.ordered() {
+        best_order(material, entries, format)?
+    } else {
+        DigitOrder::identity(&TableIndex::new(material).digits())
     };
     let per_block = format.per_block();
     let blocks: Vec<Vec<u8>> = (0..(entries.len() as u64).div_ceil(per_block as u64))
@@ -234,7 +270,7 @@ pub fn write_format(
     header.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     header.extend_from_slice(&(per_block as u32).to_le_bytes());
     header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
-    if format == Format::Version3 {
+    if format.ordered() {
         for side in 0..2 {
             let mut digits = [0xFF; ORDER_BYTES / 2];
             digits[..order.order(side).len()].copy_from_slice(order.order(side));
@@ -332,7 +368,7 @@ impl TableFile {
         }
         let digits = TableIndex::new(material).digits();
         let order = match format {
-            Format::Version3 => {
+            f if f.ordered() => {
                 let stored = &map[HEADER..HEADER + ORDER_BYTES];
                 let (white, black) = stored.split_at(ORDER_BYTES / 2);
                 let (white, white_padding) = white.split_at(digits.len() - 1);
@@ -381,6 +417,13 @@ impl TableFile {
         self.entries == 0
     }
 
+    /// Whether the entries of the positions whose best capture gives their value may be worse
+    /// than that value for the side to move (version 4): a reader takes the better of the entry
+    /// and the captures (see [`super::tablebase::resolve`]).
+    pub fn holds_bounds(&self) -> bool {
+        self.format.holds_bounds()
+    }
+
     /// The entry at `index`, a position of the table (what a file holds at an index that is no
     /// position depends on its [`Format`]).
     pub fn entry(&self, index: u64) -> Result<Entry, FileError> {
@@ -415,6 +458,18 @@ impl TableFile {
         self.decompress_all(false)
     }
 
+    /// The entries of the table's indices `range` (whole sides to move), for lookups of
+    /// positions only (as [`TableFile::all_at_positions`]).
+    pub fn entries_at_positions(&self, range: Range<u64>) -> Result<Vec<Entry>, FileError> {
+        let cells: Vec<AtomicU16> =
+            range.clone().into_par_iter().map(|_| AtomicU16::new(Entry::NONE.0)).collect();
+        self.for_each_entry(range.clone(), |at, entry| {
+            cells[(at - range.start) as usize].store(entry.0, Ordering::Relaxed)
+        })?;
+        // Same size and alignment: the collect reuses the cells' memory.
+        Ok(cells.into_iter().map(|c| Entry(c.into_inner())).collect())
+    }
+
     /// The entries of the table's indices `range` in one byte each, for lookups of positions
     /// only (as [`TableFile::all_at_positions`]), with `none` for [`Entry::NONE`]; `None` if an
     /// entry does not fit in a byte below `none`. A build loads most tables this way: straight
@@ -437,13 +492,7 @@ impl TableFile {
     /// The entries in the table's order, with [`Entry::NONE`] put back from the index where
     /// `mark` is set.
     fn decompress_all(&self, mark: bool) -> Result<Vec<Entry>, FileError> {
-        let cells: Vec<AtomicU16> =
-            (0..self.entries).into_par_iter().map(|_| AtomicU16::new(Entry::NONE.0)).collect();
-        self.for_each_entry(0..self.entries, |at, entry| {
-            cells[at as usize].store(entry.0, Ordering::Relaxed)
-        })?;
-        // Same size and alignment: the collect reuses the cells' memory.
-        let mut entries: Vec<Entry> = cells.into_iter().map(|c| Entry(c.into_inner())).collect();
+        let mut entries = self.entries_at_positions(0..self.entries)?;
         if mark {
             let index = TableIndex::new(self.material);
             entries.par_chunks_mut(self.per_block).enumerate().for_each(|(c, out)| {
@@ -546,6 +595,54 @@ mod tests {
             sizes.push(size);
         }
         assert!(sizes[2] < sizes[1] && sizes[1] < sizes[0], "each version smaller: {sizes:?}");
+    }
+
+    /// Version 4 stores every entry of a position as it is, but where the build marked its
+    /// value as its best capture's: there it stores a value no better for the side to move, the
+    /// entry before it where it can, which makes the file smaller. Versions 1 to 3 store the
+    /// marked values as they are.
+    #[test]
+    fn version_4_stores_no_better_than_the_value_where_a_capture_gives_it() {
+        let material: Material = "KRvK".parse().unwrap();
+        let index = TableIndex::new(material);
+        let mut rng = gamegraph::rng::SplitMix64(4);
+        let entries: Vec<Entry> = (0..index.len())
+            .map(|i| {
+                if index.placement(i).is_none() {
+                    return Entry::NONE;
+                }
+                let value = Entry(rng.below(9) as u16);
+                if rng.below(3) == 0 {
+                    value.by_capture()
+                } else {
+                    value
+                }
+            })
+            .collect();
+        let values: Vec<Entry> = entries.iter().map(|e| e.unmarked()).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let mut sizes = Vec::new();
+        for format in [Format::Version3, Format::Version4] {
+            let path = dir.path().join(format!("{format:?}.dtm"));
+            let mut bytes = Vec::new();
+            let (sha256, size) = write_format(&mut bytes, material, &entries, format).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+            let file = TableFile::open(&path, material, entries.len() as u64, Some(&sha256)).unwrap();
+            assert_eq!(file.holds_bounds(), format == Format::Version4);
+            let read = file.all().unwrap();
+            let mut lower = 0;
+            for (i, (&e, &v)) in entries.iter().zip(&values).enumerate() {
+                if e.is_by_capture() && file.holds_bounds() {
+                    assert!(rank(read[i]) <= rank(v), "{format:?} index {i}: {:?} above {v:?}", read[i]);
+                    lower += usize::from(read[i] != v);
+                } else {
+                    assert_eq!(read[i], v, "{format:?} index {i}");
+                }
+            }
+            assert_eq!(lower > 0, format == Format::Version4, "{format:?}: {lower} entries stored lower");
+            sizes.push(size);
+        }
+        assert!(sizes[1] < sizes[0], "version 4 smaller: {sizes:?}");
     }
 
     /// A version 3 header whose digit order is no order of the table's digits is refused by

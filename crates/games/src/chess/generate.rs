@@ -3,6 +3,8 @@
 //! captures and promotions from the smaller tables built before (exits carrying their distance
 //! to mate), and whose predecessors come from the un-move generator.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 use cozy_chess::{Board, Move, Piece};
 use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, OutcomeStore};
 use gamegraph::retrograde::{NodeId, Side};
@@ -24,8 +26,53 @@ pub struct TableLayer<C, I> {
     en_passant: EnPassantPositions,
     children: C,
     leaving: LeavingTables,
+    /// What the solve learns of each table index's captures.
+    captures: CaptureMarks,
     /// Whether the build was told to stop.
     interrupted: I,
+}
+
+/// Two bits a table index: whether its best capture is as good as its best move, so that the
+/// table's file may leave its value out ([`Entry::BY_CAPTURE`]). The forward pass sees whether
+/// the best capture is the best move leaving the table; the solve, whether that move gives the
+/// position's value.
+struct CaptureMarks(Vec<AtomicU64>);
+
+/// The best capture is the best leaving move, and decisive.
+const DECISIVE: u64 = 0b01;
+/// With [`DECISIVE`]: the solve kept its value. Alone: the best capture is the best leaving
+/// move, a draw, which the position's value is if nothing decides it.
+const KEPT: u64 = 0b10;
+
+impl CaptureMarks {
+    fn new(len: u64) -> Self {
+        Self((0..len.div_ceil(32)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn set(&self, index: u64, bits: u64) {
+        self.0[(index / 32) as usize].fetch_or(bits << (2 * (index % 32)), Relaxed);
+    }
+
+    fn get(&self, index: u64) -> u64 {
+        self.0[(index / 32) as usize].load(Relaxed) >> (2 * (index % 32)) & 0b11
+    }
+
+    /// Marks a position whose best capture is `capture` and best leaving move `best`.
+    fn forward(&self, index: u64, capture: Option<Exit>, best: Option<Exit>) {
+        match capture {
+            Some(c) if Some(c) == best => self.set(index, if c.value == 0 { KEPT } else { DECISIVE }),
+            _ => {}
+        }
+    }
+
+    /// Whether the value of a position, `None` for a draw, is its best capture's.
+    fn by_capture(&self, index: u64, decided: bool) -> bool {
+        match self.get(index) {
+            0b11 => true,
+            KEPT => !decided,
+            _ => false,
+        }
+    }
 }
 
 impl<C, I> TableLayer<C, I> {
@@ -34,7 +81,8 @@ impl<C, I> TableLayer<C, I> {
     pub fn new(index: TableIndex, children: C, interrupted: I) -> Self {
         let en_passant = EnPassantPositions::find(&index);
         let leaving = LeavingTables::new(&index);
-        Self { index, en_passant, children, leaving, interrupted }
+        let captures = CaptureMarks::new(index.len());
+        Self { index, en_passant, children, leaving, captures, interrupted }
     }
 
     /// The table's index.
@@ -43,7 +91,8 @@ impl<C, I> TableLayer<C, I> {
     }
 
     /// The entries (as their `u16`) of the labels of `store`, whose cell `i` holds layer index
-    /// `global(i)`: an undecided table index is a draw if it is a position. The cells of the
+    /// `global(i)`: an undecided table index is a draw if it is a position. An entry whose value
+    /// the position's best capture gives is marked [`Entry::BY_CAPTURE`]. The cells of the
     /// positions with an en passant right (after the table's indices) and of indices beyond
     /// the layer hold no entry worth keeping.
     pub fn entries<N: NodeId>(
@@ -51,7 +100,7 @@ impl<C, I> TableLayer<C, I> {
         store: OutcomeStore<N>,
         global: impl Fn(usize) -> u64 + Sync,
     ) -> Vec<u16> {
-        let index = &self.index;
+        let (index, captures) = (&self.index, &self.captures);
         store.into_u16(|i, label| {
             let i = global(i);
             let entry = match label {
@@ -62,7 +111,11 @@ impl<C, I> TableLayer<C, I> {
                 None if i < index.len() && index.placement(i).is_some() => Entry::of(Dtm::Draw),
                 None => Entry::NONE,
             };
-            entry.0
+            if i < index.len() && captures.by_capture(i, label.is_some()) {
+                entry.by_capture().0
+            } else {
+                entry.0
+            }
         })
     }
 
@@ -111,7 +164,13 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
         self.index.placements(start.min(base)..end.min(base), |at, p| {
             out[(at - start) as usize] = match p {
                 None => Forward::Absent,
-                Some(p) => self.forward_placement(&p),
+                Some(p) => {
+                    let (forward, capture) = self.forward_placement(&p);
+                    if let Forward::Moves { exit, .. } = forward {
+                        self.captures.forward(at, capture, exit);
+                    }
+                    forward
+                }
             };
         });
         // The few positions with an en passant right, whose capture the placement move
@@ -154,21 +213,28 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
         });
     }
 
+    fn exit_kept(&self, index: u64) {
+        if index < self.index.len() && self.captures.get(index) == DECISIVE {
+            self.captures.set(index, KEPT);
+        }
+    }
+
     fn interrupted(&self) -> bool {
         (self.interrupted)()
     }
 }
 
 impl<C: ChildTables, I> TableLayer<C, I> {
-    /// [`forward_one`] on a placement, without a board.
-    fn forward_placement(&self, p: &Placement) -> Forward {
-        let mut moves = CountMoves { layer: self, inside: 0, best: None, any: false };
+    /// [`forward_one`] on a placement, without a board, and the best of its captures.
+    fn forward_placement(&self, p: &Placement) -> (Forward, Option<Exit>) {
+        let mut moves = CountMoves { layer: self, inside: 0, best: None, capture: None, any: false };
         let check = self.index.visit_moves(p, &mut moves);
-        match (moves.any, check) {
+        let forward = match (moves.any, check) {
             (false, false) => Forward::Moves { inside: 0, exit: Some(Exit::new(0)) },
             (false, true) => Forward::Final(1),
             (true, _) => Forward::Moves { inside: moves.inside, exit: moves.best },
-        }
+        };
+        (forward, moves.capture)
     }
 }
 
@@ -176,7 +242,10 @@ impl<C: ChildTables, I> TableLayer<C, I> {
 struct CountMoves<'l, C, I> {
     layer: &'l TableLayer<C, I>,
     inside: u32,
+    /// The best move leaving the table.
     best: Option<Exit>,
+    /// The best capture.
+    capture: Option<Exit>,
     any: bool,
 }
 
@@ -188,9 +257,13 @@ impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
 
     fn leaving(&mut self, mv: Leaving) {
         self.any = true;
+        let captures = mv.captured.is_some();
         let exit = self.layer.leaving.entry(mv, &self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
         if self.best.is_none_or(|b| better(exit, b)) {
             self.best = Some(exit);
+        }
+        if captures && self.capture.is_none_or(|b| better(exit, b)) {
+            self.capture = Some(exit);
         }
     }
 }
@@ -241,7 +314,7 @@ fn better(a: Exit, b: Exit) -> bool {
 }
 
 /// Builds the table of `material` (canonical), whose captures and promotions `children` value:
-/// one entry per index. `progress` is told of `2 * len` units of work as it is done; once
+/// one entry per index, marked [`Entry::BY_CAPTURE`] where the best capture gives the value. `progress` is told of `2 * len` units of work as it is done; once
 /// `interrupted` says so, the build stops with [`gamegraph::dense::DenseError::Interrupted`].
 pub fn build_table(
     material: Material,
@@ -342,7 +415,7 @@ mod tests {
                 let Some(p) = index.placement(i) else { continue };
                 positions += 1;
                 let board = index.board(&p).expect("a position");
-                assert_eq!(layer.forward_placement(&p), forward_one(&board, &Hashed), "{name}: {board}");
+                assert_eq!(layer.forward_placement(&p).0, forward_one(&board, &Hashed), "{name}: {board}");
             }
             assert!(positions > 1000, "{name}: {positions} positions");
         }

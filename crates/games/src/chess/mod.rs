@@ -138,7 +138,30 @@ impl Entry {
     /// The entry of an index that is not a position.
     pub const NONE: Entry = Entry(u16::MAX);
     /// The largest distance to mate an entry holds.
-    pub const MAX_PLIES: u32 = u16::MAX as u32 - 2;
+    pub const MAX_PLIES: u32 = (Self::BY_CAPTURE - 2) as u32;
+    /// Set by a build on an entry whose value the position's best capture gives: a table file
+    /// may store any value as good or worse for the side to move there (whatever compresses
+    /// best), since a probe takes the better of what is stored and of the captures.
+    pub const BY_CAPTURE: u16 = 0x8000;
+
+    /// This entry marked [`Entry::BY_CAPTURE`].
+    pub fn by_capture(self) -> Entry {
+        Entry(self.0 | Self::BY_CAPTURE)
+    }
+
+    /// Whether this entry is a position's, marked [`Entry::BY_CAPTURE`].
+    pub fn is_by_capture(self) -> bool {
+        self != Entry::NONE && self.0 & Self::BY_CAPTURE != 0
+    }
+
+    /// This entry without its [`Entry::BY_CAPTURE`] mark.
+    pub fn unmarked(self) -> Entry {
+        if self.is_by_capture() {
+            Entry(self.0 & !Self::BY_CAPTURE)
+        } else {
+            self
+        }
+    }
 
     /// The entry of a value.
     ///
@@ -154,9 +177,10 @@ impl Entry {
         }
     }
 
-    /// The value, or `None` for an index that is not a position.
+    /// The value, or `None` for an index that is not a position (a [`Entry::BY_CAPTURE`] mark
+    /// left aside).
     pub fn dtm(self) -> Option<Dtm> {
-        match self.0 {
+        match self.unmarked().0 {
             u16::MAX => None,
             0 => Some(Dtm::Draw),
             n if n % 2 == 0 => Some(Dtm::Win(u32::from(n) - 1)),

@@ -91,8 +91,7 @@ pub(super) fn load_children(
     manifest: &Manifest,
 ) -> Result<(), TablebaseError> {
     for (m, sides) in loaded.missing_for(material) {
-        let file = manifest.entry(m).expect("built before the tables it leads to").open(dir, m)?;
-        loaded.load(m, &file, sides)?;
+        resolve::load(loaded, m, sides, dir, manifest)?;
     }
     Ok(())
 }

@@ -68,8 +68,10 @@ impl LoadedTables {
         Self { tables: Vec::new() }
     }
 
-    /// Adds a table's entries, all of them, in place of any loaded before.
-    pub fn insert(&mut self, material: Material, entries: Vec<Entry>) {
+    /// Adds a table's entries, all of them (their values: [`Entry::BY_CAPTURE`] marks are
+    /// dropped), in place of any loaded before.
+    pub fn insert(&mut self, material: Material, mut entries: Vec<Entry>) {
+        entries.par_iter_mut().for_each(|e| *e = e.unmarked());
         let entries = Arc::new(LoadedEntries::new(entries));
         self.put(Loaded { material, index: TableIndex::new(material), sides: [true; 2], start: 0, entries });
     }
@@ -90,6 +92,27 @@ impl LoadedTables {
             }
         };
         self.put(Loaded { material, index, sides, start, entries: Arc::new(entries) });
+        Ok(())
+    }
+
+    /// Loads the halves `sides` of a table as [`LoadedTables::load`] does, each entry in two
+    /// bytes first so that `values` (told the first index and the entries) can make them the
+    /// positions' values: for the files that leave some out (version 4).
+    pub fn load_values(
+        &mut self,
+        material: Material,
+        file: &TableFile,
+        sides: [bool; 2],
+        values: impl FnOnce(u64, &mut [Entry]),
+    ) -> Result<(), FileError> {
+        let index = TableIndex::new(material);
+        let half = index.len() / 2;
+        let start = if sides[0] { 0 } else { half };
+        let end = if sides[1] { index.len() } else { half };
+        let mut entries = file.entries_at_positions(start..end)?;
+        values(start, &mut entries);
+        let entries = Arc::new(LoadedEntries::new(entries));
+        self.put(Loaded { material, index, sides, start, entries });
         Ok(())
     }
 

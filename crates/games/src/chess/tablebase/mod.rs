@@ -13,6 +13,7 @@
 pub mod build;
 pub mod layered;
 pub mod loaded;
+pub mod resolve;
 pub mod stats;
 pub mod verify;
 
@@ -284,9 +285,54 @@ impl Tablebase {
             .file
             .entry(table.index.index(&placement))
             .map_err(|e| ProbeError::Damaged(e.to_string()))?;
-        entry
+        let stored = entry
             .dtm()
-            .ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))
+            .ok_or_else(|| ProbeError::Damaged(format!("{material}: a legal position is stored as none")))?;
+        if !table.file.holds_bounds() {
+            return Ok(stored);
+        }
+        // The file may hold less than the value where the best capture gives it.
+        Ok(self.best_capture(board)?.filter(|c| c.rank() > stored.rank()).unwrap_or(stored))
+    }
+
+    /// The value, for its side to move, of the best capture of `board` (which has no en passant
+    /// capture), if it has one.
+    fn best_capture(&self, board: &Board) -> Result<Option<Dtm>, ProbeError> {
+        let theirs = board.colors(!board.side_to_move());
+        let mut captures = Vec::new();
+        board.generate_moves(|list| {
+            captures.extend(list.into_iter().filter(|mv| theirs.has(mv.to)));
+            false
+        });
+        let mut best: Option<Dtm> = None;
+        for mv in captures {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let value = self.probe(&child)?.negated();
+            if best.is_none_or(|b| value.rank() > b.rank()) {
+                best = Some(value);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Every value of the table of `material` (with [`Entry::NONE`] at each index that is no
+    /// position), read whole: for checks and statistics.
+    pub fn values(&self, material: Material) -> Result<Vec<Entry>, TablebaseError> {
+        let table =
+            self.table(material).map_err(|e| TablebaseError::Damaged { material, message: e.to_string() })?;
+        resolve::all_values(material, &table.file, &self.dir, &self.manifest)
+    }
+
+    /// Loads into `loaded` the halves `sides` of the table of `material` with their values, as
+    /// a build loads the tables it leads to.
+    pub fn load(
+        &self,
+        loaded: &mut LoadedTables,
+        material: Material,
+        sides: [bool; 2],
+    ) -> Result<(), TablebaseError> {
+        resolve::load(loaded, material, sides, &self.dir, &self.manifest)
     }
 
     /// The best value over the moves of `board`, each child probed.
