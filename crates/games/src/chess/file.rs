@@ -24,8 +24,9 @@
 //! - Version 4 (`GGCHDTM4`, written now): as version 3, but a position whose best capture gives
 //!   its value (the build marks it [`Entry::BY_CAPTURE`]) need not hold it, since a reader gets
 //!   it back from the tables the captures lead to: the file stores there the entry before it
-//!   if that is no better for the side to move (extending a run), else the value. Readers take
-//!   the better of the entry and the captures ([`super::tablebase::resolve`]).
+//!   if that is no better for the side to move (extending a run), else the next entry stored as
+//!   it is if that is no better (starting the next run early), else the value. Readers take the
+//!   better of the entry and the captures ([`super::tablebase::resolve`]).
 //!
 //! Versions 1 to 3 are still read.
 
@@ -101,7 +102,8 @@ pub enum Format {
     Version3,
     /// As version 3, and where a position's best capture gives its value
     /// ([`Entry::BY_CAPTURE`]), the entry before it if that is no better for the side to move,
-    /// else its value (`GGCHDTM4`): readers take the better of the entry and the captures.
+    /// else the next entry stored as it is if that is no better, else its value (`GGCHDTM4`):
+    /// readers take the better of the entry and the captures.
     Version4,
 }
 
@@ -112,13 +114,27 @@ impl Format {
             block.iter_mut().for_each(|e| *e = e.unmarked());
             return;
         }
+        // After each entry, the next one that is stored as it is.
+        let mut next = vec![None; block.len()];
+        let mut exact = None;
+        for (i, &e) in block.iter().enumerate().rev() {
+            next[i] = exact;
+            if e != Entry::NONE && !(e.is_by_capture() && self == Format::Version4) {
+                exact = Some(e);
+            }
+        }
         let mut last = block.iter().copied().find(|&e| e != Entry::NONE).unwrap_or(Entry(0)).unmarked();
-        for e in block {
+        for (e, next) in block.iter_mut().zip(next) {
             if *e == Entry::NONE {
                 *e = last;
             } else if e.is_by_capture() && self == Format::Version4 {
+                // The run before it goes on, else the run after it starts early, where either
+                // is no better than the value for the side to move (measured: 0.2 to 0.5% less
+                // than the value itself where the run before cannot go on; the worst value of
+                // all there, 0.1 to 0.7% more).
                 let value = e.unmarked();
-                *e = if rank(last) <= rank(value) { last } else { value };
+                let fits = |c: Entry| rank(c) <= rank(value);
+                *e = [Some(last), next].into_iter().flatten().find(|&c| fits(c)).unwrap_or(value);
             } else {
                 *e = e.unmarked();
             }
