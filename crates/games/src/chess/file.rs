@@ -310,7 +310,10 @@ pub fn write_format(
 }
 
 /// A table file opened for probing: memory-mapped, its header checked, its blocks decompressed
-/// on demand and the latest ones cached.
+/// on demand and the latest ones cached. Its readers give the entries as the file holds them: in
+/// version 4 ([`TableFile::holds_bounds`]), where a position's best capture gives its value, an
+/// entry may be worse for the side to move than the value ([`super::tablebase::resolve`] makes
+/// them the values).
 pub struct TableFile {
     path: PathBuf,
     map: Mmap,
