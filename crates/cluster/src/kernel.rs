@@ -335,8 +335,7 @@ fn tell_kept<S: LabelStore<Node = u64>>(
 ) {
     for exit in exits {
         let local = ownership.local(exit >> 8);
-        let child = if exit as u8 == MOVE_TO_WON { Side::Win } else { Side::Lose };
-        if store.label(local as u64) == Some(Label { side: child.opposite(), level, remoteness: round }) {
+        if store.label(local as u64) == Some(through_child(exit as u8, level, round).1) {
             kept(local);
         }
     }
@@ -512,11 +511,17 @@ fn decide<S: LabelStore<Node = u64>>(
             store.decide(local, Label { side, level, remoteness: 0 }).then_some(side)
         }
         _ => {
-            let child = if what == MOVE_TO_WON { Side::Win } else { Side::Lose };
-            let label = Label { side: child.opposite(), level, remoteness: round };
+            let (child, label) = through_child(what, level, round);
             settle(store, local, child, label).then_some(label.side)
         }
     }
+}
+
+/// What a message `what` ([`MOVE_TO_WON`] or [`MOVE_TO_LOST`]) says in `round` of `level`: the
+/// side of the child the move leads to, and the label the move gives its position.
+fn through_child(what: u8, level: Stake, round: u32) -> (Side, Label) {
+    let child = if what == MOVE_TO_WON { Side::Win } else { Side::Lose };
+    (child, Label { side: child.opposite(), level, remoteness: round })
 }
 
 /// Sends every decided position of `store` (this worker's share) to worker 0, which returns them
