@@ -82,9 +82,7 @@ impl LoadedTables {
     /// table in two bytes too.
     pub fn load(&mut self, material: Material, file: &TableFile, sides: [bool; 2]) -> Result<(), FileError> {
         let index = TableIndex::new(material);
-        let half = index.len() / 2;
-        let start = if sides[0] { 0 } else { half };
-        let end = if sides[1] { index.len() } else { half };
+        let (start, end) = halves_range(&index, sides);
         let entries = match file.narrow_at_positions(start..end, NARROW_NONE)? {
             Some(bytes) => LoadedEntries::Narrow(bytes),
             None => {
@@ -106,9 +104,7 @@ impl LoadedTables {
         values: impl FnOnce(u64, &mut [Entry]),
     ) -> Result<(), FileError> {
         let index = TableIndex::new(material);
-        let half = index.len() / 2;
-        let start = if sides[0] { 0 } else { half };
-        let end = if sides[1] { index.len() } else { half };
+        let (start, end) = halves_range(&index, sides);
         let mut entries = file.entries_at_positions(start..end)?;
         values(start, &mut entries);
         let entries = Arc::new(LoadedEntries::new(entries));
@@ -170,6 +166,13 @@ impl ChildTables for LoadedTables {
         let t = self.get(material).expect("the tables a table leads to are loaded first");
         Self::entry_of(t, index)
     }
+}
+
+/// The indices of the halves `sides` (`[White, Black]` to move) of a table: one half or both,
+/// which are consecutive.
+fn halves_range(index: &TableIndex, sides: [bool; 2]) -> (u64, u64) {
+    let half = index.len() / 2;
+    (if sides[0] { 0 } else { half }, if sides[1] { index.len() } else { half })
 }
 
 #[cfg(test)]
