@@ -90,7 +90,11 @@ pub(super) fn load_children(
     dir: &Path,
     manifest: &Manifest,
 ) -> Result<(), TablebaseError> {
-    for (m, sides) in loaded.missing_for(material) {
+    let mut missing = loaded.missing_for(material);
+    // Fewer pieces first: a table of more pieces is then raised through the tables of fewer
+    // that its captures lead to, which the build holds already.
+    missing.sort_by_key(|(m, _)| m.pieces());
+    for (m, sides) in missing {
         resolve::load(loaded, m, sides, dir, manifest)?;
     }
     Ok(())

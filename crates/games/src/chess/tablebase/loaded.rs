@@ -122,9 +122,15 @@ impl LoadedTables {
     /// [`LoadedTables::load`] before building or verifying it.
     pub fn missing_for(&mut self, material: Material) -> Vec<(Material, [bool; 2])> {
         let needed = reached_halves(&TableIndex::new(material));
-        let covers = |t: &Loaded, sides: [bool; 2]| (0..2).all(|s| t.sides[s] || !sides[s]);
         self.tables.retain(|t| needed.iter().any(|&(m, sides)| m == t.material && covers(t, sides)));
         needed.into_iter().filter(|&(m, _)| self.get(m).is_none()).collect()
+    }
+
+    /// Shares the entries of the table of `material` from `other` where it holds the halves
+    /// `sides` (the same values, not loaded again); whether it did.
+    pub fn share_from(&mut self, other: &LoadedTables, material: Material, sides: [bool; 2]) -> bool {
+        let held = other.get(material).filter(|t| covers(t, sides)).cloned();
+        held.map(|t| self.put(t)).is_some()
     }
 
     /// A loaded table.
@@ -166,6 +172,11 @@ impl ChildTables for LoadedTables {
         let t = self.get(material).expect("the tables a table leads to are loaded first");
         Self::entry_of(t, index)
     }
+}
+
+/// Whether the loaded table `t` holds every half of `sides`.
+fn covers(t: &Loaded, sides: [bool; 2]) -> bool {
+    (0..2).all(|s| t.sides[s] || !sides[s])
 }
 
 /// The indices of the halves `sides` (`[White, Black]` to move) of a table: one half or both,

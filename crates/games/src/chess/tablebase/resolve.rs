@@ -25,7 +25,7 @@ pub fn load(
     if !file.holds_bounds() {
         return Ok(loaded.load(material, &file, sides)?);
     }
-    let captures = capture_tables(material, dir, manifest)?;
+    let captures = capture_tables(material, dir, manifest, loaded)?;
     loaded
         .load_values(material, &file, sides, |start, entries| raise(material, start, entries, &captures))?;
     Ok(())
@@ -41,7 +41,7 @@ pub fn all_values(
 ) -> Result<Vec<Entry>, TablebaseError> {
     let mut entries = file.all()?;
     if file.holds_bounds() {
-        raise(material, 0, &mut entries, &capture_tables(material, dir, manifest)?);
+        raise(material, 0, &mut entries, &capture_tables(material, dir, manifest, &LoadedTables::new())?);
     }
     Ok(entries)
 }
@@ -96,18 +96,22 @@ fn best_capture(
     best.best
 }
 
-/// The tables that the captures of the table of `material` lead to, loaded with their values.
+/// The tables that the captures of the table of `material` lead to, with their values: shared
+/// from `known` where it holds them (a build's tables, loaded before), else loaded.
 fn capture_tables(
     material: Material,
     dir: &Path,
     manifest: &Manifest,
+    known: &LoadedTables,
 ) -> Result<LoadedTables, TablebaseError> {
     let mut tables = LoadedTables::new();
     let fewer = reached_halves(&TableIndex::new(material))
         .into_iter()
         .filter(|(m, _)| m.pieces() < material.pieces());
     for (m, sides) in fewer {
-        load(&mut tables, m, sides, dir, manifest)?;
+        if !tables.share_from(known, m, sides) {
+            load(&mut tables, m, sides, dir, manifest)?;
+        }
     }
     Ok(tables)
 }
