@@ -57,6 +57,21 @@ impl Exit {
     pub fn new(value: Stake) -> Self {
         Self { value, remoteness: 0 }
     }
+
+    /// Whether the mover prefers this exit to `other`: a higher value, or the same value
+    /// sooner when it wins and later when it loses (as perfect play chooses).
+    pub fn better_than(self, other: Exit) -> bool {
+        let key = |e: Exit| (e.value, -i64::from(e.value) * i64::from(e.remoteness));
+        key(self) > key(other)
+    }
+
+    /// The better of `best` (if any) and this exit.
+    pub fn best_of(self, best: Option<Exit>) -> Exit {
+        match best {
+            Some(b) if !self.better_than(b) => b,
+            _ => self,
+        }
+    }
 }
 
 /// Positions numbered densely, with their forward facts and their predecessors.
@@ -739,4 +754,26 @@ pub struct StoredRange {
 pub fn solve_game<G: DenseIndex + Unmoves + Sync>(game: &G) -> Result<Solution<u64>, DenseError> {
     let store: DenseStore<u64> = solve_layer(&GameLayer(game), &|_| {})?;
     Ok(Solution::from_store(Model::Minimax, store))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mover prefers more, then the sooner win and the later loss; a draw's distance is no
+    /// matter, and the best of several is the same whatever their order.
+    #[test]
+    fn exits_are_ranked_as_perfect_play_chooses() {
+        let exit = |value, remoteness| Exit { value, remoteness };
+        assert!(exit(2, 9).better_than(exit(1, 0)));
+        assert!(exit(1, 3).better_than(exit(1, 5)));
+        assert!(exit(-1, 5).better_than(exit(-1, 3)));
+        assert!(!exit(0, 1).better_than(exit(0, 7)) && !exit(0, 7).better_than(exit(0, 1)));
+        let all = [exit(-1, 8), exit(1, 6), exit(1, 2), exit(0, 0), exit(1, 4)];
+        for turn in 0..all.len() {
+            let mut exits = all;
+            exits.rotate_left(turn);
+            assert_eq!(exits.iter().fold(None, |best, e| Some(e.best_of(best))), Some(exit(1, 2)));
+        }
+    }
 }

@@ -259,10 +259,10 @@ impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
         self.any = true;
         let captures = mv.captured.is_some();
         let exit = self.layer.leaving.entry(mv, &self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
-        if self.best.is_none_or(|b| better(exit, b)) {
+        if self.best.is_none_or(|b| exit.better_than(b)) {
             self.best = Some(exit);
         }
-        if captures && self.capture.is_none_or(|b| better(exit, b)) {
+        if captures && self.capture.is_none_or(|b| exit.better_than(b)) {
             self.capture = Some(exit);
         }
     }
@@ -281,7 +281,7 @@ fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
                 let exit = children.entry(&child).dtm().map_or(Exit::new(0), Dtm::exit);
-                if best.is_none_or(|b| better(exit, b)) {
+                if best.is_none_or(|b| exit.better_than(b)) {
                     best = Some(exit);
                 }
             } else {
@@ -304,13 +304,6 @@ fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
 pub fn leaves_table(board: &Board, mv: Move) -> bool {
     let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file();
     mv.promotion.is_some() || en_passant || board.colors(!board.side_to_move()).has(mv.to)
-}
-
-/// Whether exit `a` is better than `b` for the mover: a higher value, then the fastest win or
-/// the slowest loss.
-fn better(a: Exit, b: Exit) -> bool {
-    let key = |e: Exit| (e.value, -(e.value as i64) * i64::from(e.remoteness));
-    key(a) > key(b)
 }
 
 /// Builds the table of `material` (canonical), whose captures and promotions `children` value:
