@@ -15,13 +15,14 @@ use std::time::Instant;
 
 use gamegraph::dense::{
     forward_pass, CounterCells, DenseError, DenseLayer, GameLayer, LayerSeeds, LayeredBuild, OwnedRange,
-    StoredRange,
+    Reached, StoredRange,
 };
 use gamegraph::game::{DenseIndex, Unmoves};
 use gamegraph::retrograde::DenseStore;
 use gamegraph::{Model, Solution};
 use timely::worker::Worker;
 
+use crate::exits::forward_asking;
 use crate::kernel::{all_levels, barrier, everyone, gather, label_of, propagate, Node, Ownership, Share};
 use crate::{Cluster, ClusterError};
 
@@ -30,7 +31,9 @@ use crate::{Cluster, ClusterError};
 /// one machine: returns the ranges of indices this worker owns (one in each of the layer's
 /// segments, [`DenseLayer::segment`]) and the labels of their indices, at each range's local
 /// offset (the store's other cells are never decided). The forward pass is the one-machine one,
-/// run on each of this worker's ranges (on the process's rayon threads); an error (a position
+/// run on each of this worker's ranges (on the process's rayon threads), or, for a layer that
+/// holds only this worker's share of the layers its moves reach ([`DenseLayer::asks`]), one
+/// that asks the owners of the positions they reach ([`crate::exits`]); an error (a position
 /// with more moves than `S` counts) is this worker's, the others may still be waiting for it.
 /// `progress` is told of two units an index this worker owns, as the one-machine solve tells
 /// of two an index of the layer: one as its forward pass goes, one when the kernel is done.
@@ -48,11 +51,16 @@ where
     let ranges = ownership.owned(index, layer.len());
     let len = ranges.last().map_or(0, |r| r.local + r.len);
     let mut store = S::with_len(len);
-    let mut seeds = LayerSeeds::default();
-    for range in &ranges {
-        let cells = &mut store.cells_mut()[range.local..range.local + range.len];
-        seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, progress)?);
-    }
+    let seeds = if layer.asks() {
+        forward_asking(worker, &layer, ownership, &ranges, &mut store, progress)?
+    } else {
+        let mut seeds = LayerSeeds::default();
+        for range in &ranges {
+            let cells = &mut store.cells_mut()[range.local..range.local + range.len];
+            seeds.append(forward_pass::<L, S, Node>(&*layer, range.start, cells, progress)?);
+        }
+        seeds
+    };
     let levels = all_levels(worker, seeds.levels());
     let walked = Arc::clone(&layer);
     let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
@@ -184,6 +192,9 @@ where
             return Err(unshared);
         }
         let mut build = opened.unwrap_or_else(|| open(false).unwrap_or_else(|e| fail(&e)));
+        let (index, peers) = (worker.index(), worker.peers());
+        let share = move |r: Reached| Ownership::segments(r.len, r.segment, peers).owned(index, r.len);
+        build.hold_share(Arc::new(share)).unwrap_or_else(|e| fail(&e));
         let mut built = Vec::new();
         // The layers left (after the first, some may be complete already).
         while build.next() <= last {

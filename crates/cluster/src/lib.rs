@@ -15,9 +15,12 @@
 //! - [`graph`]: explicit game graphs solved over a cluster.
 //! - [`dense`]: a layer of a dense index (an Oware stone count) solved over a cluster, each worker
 //!   ending with the values of its range.
+//! - [`exits`]: the forward pass of a layer whose moves that leave it are valued by the owners
+//!   of the positions they reach, so that no worker reads another's share.
 
 pub mod cluster;
 pub mod dense;
+pub mod exits;
 pub mod graph;
 pub mod heartbeat;
 pub mod kernel;

@@ -1,16 +1,18 @@
 //! A dense layer solved over several workers against the one-machine dense path: the same label
 //! (side, level, remoteness) for every index, and the same positions whose exit gives their value,
 //! with finals, exits at every distance, and cycles, the layer cut into segments of any length
-//! (each cut into one range a worker).
+//! (each cut into one range a worker); and layers whose workers ask the owners of the smaller
+//! layers' positions for their exits, against the same layer valuing them itself.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
-use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, OwnedRange};
+use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, Leaving, OwnedRange, Reached};
 use gamegraph::random_graph::random_graph;
 use gamegraph::retrograde::{DenseStore, LabelStore};
 use gamegraph::rng::SplitMix64;
 use gamegraph::GameGraph;
+use gamegraph_cluster::kernel::Ownership;
 use gamegraph_cluster::{dense::solve_layer, Cluster};
 use proptest::prelude::*;
 
@@ -34,7 +36,12 @@ impl TestLayer {
                     .then(|| Exit { value: rng.below(11) as i32 - 5, remoteness: rng.below(4) as u32 })
             })
             .collect();
-        let kept = (0..nodes).map(|_| AtomicBool::new(false)).collect();
+        Self::with_exits(graph, exits, segment)
+    }
+
+    /// The layer of `graph` whose positions have the exits `exits`.
+    fn with_exits(graph: GameGraph, exits: Vec<Option<Exit>>, segment: u64) -> Self {
+        let kept = (0..graph.nodes()).map(|_| AtomicBool::new(false)).collect();
         Self { graph, exits, segment, kept }
     }
 }
@@ -80,7 +87,7 @@ impl TestLayer {
 
 /// Every index of every worker's ranges, with what the worker's store holds for it: each index
 /// of the layer once.
-fn by_index<T>(layer: &TestLayer, parts: Vec<(Vec<OwnedRange>, Vec<T>)>) -> Result<Vec<T>, TestCaseError> {
+fn by_index<T>(len: u64, parts: Vec<(Vec<OwnedRange>, Vec<T>)>) -> Result<Vec<T>, TestCaseError> {
     let mut all: Vec<(u64, T)> = Vec::new();
     for (ranges, mut held) in parts {
         for range in ranges.iter().rev() {
@@ -93,7 +100,7 @@ fn by_index<T>(layer: &TestLayer, parts: Vec<(Vec<OwnedRange>, Vec<T>)>) -> Resu
     }
     all.sort_by_key(|(u, _)| *u);
     let indices: Vec<u64> = all.iter().map(|(u, _)| *u).collect();
-    prop_assert_eq!(indices, (0..layer.len()).collect::<Vec<_>>(), "every index once");
+    prop_assert_eq!(indices, (0..len).collect::<Vec<_>>(), "every index once");
     Ok(all.into_iter().map(|(_, t)| t).collect())
 }
 
@@ -135,7 +142,7 @@ fn same_labels(case: Case) -> Result<(), TestCaseError> {
         prop_assert_eq!(*told, 2 * owned as u64, "two units an owned index: {:?}", ranges);
     }
     let parts = parts.into_iter().map(|(_, part)| part).collect();
-    for (u, label) in by_index(&layer, parts)?.into_iter().enumerate() {
+    for (u, label) in by_index(layer.len(), parts)?.into_iter().enumerate() {
         prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, workers);
     }
     // The positions whose exit gives their value, whatever order a round's moves came in.
@@ -156,12 +163,150 @@ fn same_values(case: Case) -> Result<(), TestCaseError> {
             (ranges, store.into_values())
         })
         .unwrap();
-    prop_assert_eq!(by_index(&layer, parts)?, expected, "{} workers", workers);
+    prop_assert_eq!(by_index(layer.len(), parts)?, expected, "{} workers", workers);
+    Ok(())
+}
+
+/// A random graph as a layer whose moves that leave it reach two smaller layers of random
+/// values (each cut into its own segments): about one position in three has one to three such
+/// moves, each worth its tag minus the value it reaches, at a distance of that value's index
+/// modulo 4. Solved on one machine, it values them itself (its exits are their best); on a
+/// worker of a cluster it names them, and values only those that reach the positions the
+/// worker owns.
+struct AskingLayer {
+    /// The layer with each position's best leaving move as its exit.
+    valued: TestLayer,
+    leaving: Vec<Vec<Leaving>>,
+    lower: [(Vec<i8>, u64); 2],
+    /// The worker this copy answers for, and the workers of the cluster (`None`: one machine).
+    worker: Option<(usize, usize)>,
+}
+
+impl AskingLayer {
+    fn new(case: Case, worker: Option<(usize, usize)>) -> Self {
+        let graph = random_graph(case.nodes, case.edges, case.seed);
+        let mut rng = SplitMix64(case.seed ^ 0xa5c);
+        let lower = [0, 1].map(|_| {
+            let len = 1 + rng.below(50) as usize;
+            let values: Vec<i8> = (0..len).map(|_| rng.below(11) as i8 - 5).collect();
+            (values, 1 + rng.below(len as u64 + 5))
+        });
+        let leaving: Vec<Vec<Leaving>> = (0..case.nodes)
+            .map(|_| {
+                let moves = if rng.below(3) == 0 { 1 + rng.below(3) } else { 0 };
+                (0..moves)
+                    .map(|_| {
+                        let layer = rng.below(2) as u32;
+                        let index = rng.below(lower[layer as usize].0.len() as u64);
+                        Leaving { layer, index, tag: rng.below(3) as u32 }
+                    })
+                    .collect()
+            })
+            .collect();
+        let exits = leaving
+            .iter()
+            .map(|moves| moves.iter().fold(None, |best, &mv| Some(value(&lower, mv).best_of(best))));
+        let valued = TestLayer::with_exits(graph, exits.collect(), case.segment);
+        Self { valued, leaving, lower, worker }
+    }
+}
+
+/// The exit `mv` gives, into the smaller layers `lower`.
+fn value(lower: &[(Vec<i8>, u64); 2], mv: Leaving) -> Exit {
+    let value = lower[mv.layer as usize].0[mv.index as usize];
+    Exit { value: mv.tag as i32 - i32::from(value), remoteness: (mv.index % 4) as u32 }
+}
+
+impl DenseLayer for AskingLayer {
+    type Scratch = ();
+
+    fn len(&self) -> u64 {
+        self.valued.len()
+    }
+
+    fn forward(&self, start: u64, out: &mut [Forward]) {
+        self.valued.forward(start, out);
+    }
+
+    fn predecessors(&self, index: u64, scratch: &mut (), f: impl FnMut(u64)) {
+        self.valued.predecessors(index, scratch, f);
+    }
+
+    fn segment(&self) -> u64 {
+        self.valued.segment
+    }
+
+    fn exit_kept(&self, index: u64) {
+        self.valued.exit_kept(index);
+    }
+
+    fn asks(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// The facts of the layer, each exit left out and its moves named.
+    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
+        self.valued.forward(start, out);
+        for (i, fact) in out.iter_mut().enumerate() {
+            if let Forward::Moves { exit, .. } = fact {
+                *exit = None;
+            }
+            self.leaving[start as usize + i].iter().for_each(|&mv| leave(i, mv));
+        }
+    }
+
+    fn reached(&self) -> Vec<Reached> {
+        self.lower
+            .iter()
+            .map(|(values, segment)| Reached { len: values.len() as u64, segment: *segment })
+            .collect()
+    }
+
+    fn exit_through(&self, mv: Leaving) -> Exit {
+        let (me, peers) = self.worker.expect("only a worker of a cluster is asked");
+        let reached = self.reached()[mv.layer as usize];
+        let owner = Ownership::segments(reached.len, reached.segment, peers).owner(mv.index);
+        assert_eq!(owner, me, "{mv:?} asked of a worker that does not own it");
+        value(&self.lower, mv)
+    }
+}
+
+/// The asking layer of `case` solved by its workers, each asked only of the positions it owns,
+/// against the layer solved on one machine: the same labels and the same positions kept.
+fn same_labels_asking(case: Case) -> Result<(), TestCaseError> {
+    let alone = AskingLayer::new(case, None);
+    let expected: DenseStore<u64> = dense::solve_layer(&alone, &|_| {}).unwrap();
+    let parts = Cluster::local(case.workers)
+        .run(move |worker| {
+            let layer = Arc::new(AskingLayer::new(case, Some((worker.index(), worker.peers()))));
+            let (ranges, store): (_, DenseStore<u64>) =
+                solve_layer(worker, Arc::clone(&layer), &|_| {}).unwrap();
+            let labels = (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>();
+            (layer.valued.kept(), (ranges, labels))
+        })
+        .unwrap();
+    let mut kept = vec![false; case.nodes];
+    for (worker_kept, _) in &parts {
+        kept.iter_mut().zip(worker_kept).for_each(|(k, w)| *k |= w);
+    }
+    let parts = parts.into_iter().map(|(_, part)| part).collect();
+    for (u, label) in by_index(alone.len(), parts)?.into_iter().enumerate() {
+        prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, case.workers);
+    }
+    prop_assert_eq!(kept, alone.valued.kept(), "exits kept with {} workers", case.workers);
     Ok(())
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn workers_that_ask_for_their_exits_find_the_one_machine_labels(
+        nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+        segment in 1u64..400,
+    ) {
+        same_labels_asking(Case { nodes, edges: nodes * density, seed, segment, workers })?;
+    }
 
     #[test]
     fn workers_find_the_one_machine_labels_of_a_layer(

@@ -74,6 +74,30 @@ impl Exit {
     }
 }
 
+/// A move that leaves its layer, named by the position it reaches instead of valued: what a
+/// layer whose solver holds only a share of the layers solved before (a worker of a cluster)
+/// gives for each such move, so that the owner of that position values it
+/// ([`DenseLayer::forward_leaving`], [`DenseLayer::exit_through`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leaving {
+    /// The layer it reaches, numbered as in [`DenseLayer::reached`].
+    pub layer: u32,
+    /// The position it reaches, an index of that layer.
+    pub index: u64,
+    /// What else the move's value depends on (Oware: the stones it captures).
+    pub tag: u32,
+}
+
+/// A layer that [`Leaving`] moves reach: how many indices it has and how it is cut into
+/// segments ([`DenseLayer::segment`]), which says who owns each of its positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    /// Its indices.
+    pub len: u64,
+    /// Its segment.
+    pub segment: u64,
+}
+
 /// Positions numbered densely, with their forward facts and their predecessors.
 pub trait DenseLayer: Sync {
     /// Working memory one thread reuses for [`DenseLayer::predecessors`].
@@ -111,6 +135,35 @@ pub trait DenseLayer: Sync {
     /// told of exits worth a draw, whose positions stay undecided. Nothing, by default.
     fn exit_kept(&self, index: u64) {
         let _ = index;
+    }
+
+    /// Whether the forward pass must name the moves that leave the layer
+    /// ([`DenseLayer::forward_leaving`]) because this layer holds only a share of the layers
+    /// they reach (its solver's, [`LayeredBuild::hold_share`]). No, by default.
+    fn asks(&self) -> bool {
+        false
+    }
+
+    /// The forward facts of the chunk, as [`DenseLayer::forward`] gives them, except that each
+    /// move into a position of a layer solved before is given to `leave` (with its offset in the
+    /// chunk) instead of valued: a fact's exit is then only the best of the moves valued without
+    /// another layer (the end of the game, say), and `None` if there are none. By default the
+    /// facts of [`DenseLayer::forward`], with nothing left.
+    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
+        let _ = leave;
+        self.forward(start, out);
+    }
+
+    /// The layers that [`Leaving::layer`] numbers, in that order. None, by default.
+    fn reached(&self) -> Vec<Reached> {
+        Vec::new()
+    }
+
+    /// The exit that `leaving` (given by [`DenseLayer::forward_leaving`] of any solver's layer)
+    /// gives its mover, read in the share of the layer it reaches that this layer holds, which
+    /// owns that position. Only called where [`DenseLayer::forward_leaving`] leaves moves.
+    fn exit_through(&self, leaving: Leaving) -> Exit {
+        unreachable!("{leaving:?}: this layer leaves no move unvalued")
     }
 
     /// Whether the build this layer belongs to was told to stop (a user's Ctrl-C): the solve
@@ -195,6 +248,12 @@ impl<N> Default for LayerSeeds<N> {
 }
 
 impl<N: NodeId> LayerSeeds<N> {
+    /// The seeds of consecutive chunks, in order.
+    fn from_chunks(chunks: Vec<ChunkSeeds<N>>) -> Self {
+        let (finals, exits): (Vec<_>, Vec<_>) = chunks.into_iter().unzip();
+        Self { finals: finals.into_iter().flatten().collect(), exits: exits.into_iter().flatten().collect() }
+    }
+
     /// Adds the seeds of `later`, a forward pass over indices after this one's.
     pub fn append(&mut self, mut later: LayerSeeds<N>) {
         self.finals.append(&mut later.finals);
@@ -368,38 +427,98 @@ where
             let start = start as usize + c * CHUNK;
             let mut facts = vec![Forward::Absent; cells.len()];
             layer.forward(start as u64, &mut facts);
-            let mut finals = Vec::new();
-            let mut exits: Vec<ChunkExits> = Vec::new();
-            for (i, (fact, cell)) in facts.iter().zip(cells.iter_mut()).enumerate() {
-                let count = match *fact {
-                    Forward::Absent => 0,
-                    Forward::Final(stake) => {
-                        finals.extend(Model::Minimax.seed(N::from_index(start + i), stake));
-                        0
-                    }
-                    Forward::Moves { inside, exit: best } => {
-                        if let Some(best) = best.filter(|e| e.value != 0) {
-                            chunk_exits(&mut exits, start as u64, best)?.push(i as u16, exit_distance(best)?);
-                        }
-                        inside + u32::from(best.is_some())
-                    }
-                };
-                S::set_counter(cell, count).ok_or(DenseError::TooManyMoves(count))?;
-            }
-            // The lists live until the kernel takes them: no spare capacity meanwhile.
-            for list in &mut exits {
-                list.offsets.shrink_to_fit();
-                list.distances.shrink_to_fit();
-            }
+            let seeds = seed_chunk::<S, N>(start, &facts, cells)?;
             progress(cells.len() as u64);
-            Ok((finals, exits))
+            Ok(seeds)
         })
         .collect::<Result<_, _>>()?;
-    let (finals, exits): (Vec<_>, Vec<_>) = chunks.into_iter().unzip();
-    Ok(LayerSeeds {
-        finals: finals.into_iter().flatten().collect(),
-        exits: exits.into_iter().flatten().collect(),
-    })
+    Ok(LayerSeeds::from_chunks(chunks))
+}
+
+/// The move counters and seeds of the indices `start..start + cells.len()` of a layer from
+/// their forward facts `facts`, which the caller found: as [`forward_pass`] does with the facts
+/// it finds. For a solver that values the moves leaving the layer itself
+/// ([`DenseLayer::forward_leaving`]: a cluster worker asks the owners of their positions).
+pub fn seed_facts<S, N>(
+    start: u64,
+    facts: &[Forward],
+    cells: &mut [S::Cell],
+) -> Result<LayerSeeds<N>, DenseError>
+where
+    S: CounterCells,
+    N: NodeId,
+{
+    assert_eq!(facts.len(), cells.len(), "a fact a cell");
+    let chunks: Vec<ChunkSeeds<N>> = cells
+        .par_chunks_mut(CHUNK)
+        .zip(facts.par_chunks(CHUNK))
+        .enumerate()
+        .map(|(c, (cells, facts))| seed_chunk::<S, N>(start as usize + c * CHUNK, facts, cells))
+        .collect::<Result<_, _>>()?;
+    Ok(LayerSeeds::from_chunks(chunks))
+}
+
+/// The forward facts of the `len` indices of `layer` from `start`, in parallel, each move that
+/// leaves the layer named (with its offset from `start`) instead of valued
+/// ([`DenseLayer::forward_leaving`]): for a solver that asks the owners of the positions they
+/// reach, then completes the facts' exits and counts them with [`seed_facts`].
+pub fn forward_leaving<L: DenseLayer>(
+    layer: &L,
+    start: u64,
+    len: usize,
+) -> (Vec<Forward>, Vec<(usize, Leaving)>) {
+    let mut facts = vec![Forward::Absent; len];
+    let leaving: Vec<Vec<(usize, Leaving)>> = facts
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(c, facts)| {
+            let first = c * CHUNK;
+            let mut leaving = Vec::new();
+            layer.forward_leaving(start + first as u64, facts, &mut |offset, mv| {
+                leaving.push((first + offset, mv))
+            });
+            leaving
+        })
+        .collect();
+    (facts, leaving.into_iter().flatten().collect())
+}
+
+/// The move counters (into `cells`) and the seeds of one chunk of at most [`CHUNK`] indices
+/// from `start`, from their forward facts.
+fn seed_chunk<S, N>(
+    start: usize,
+    facts: &[Forward],
+    cells: &mut [S::Cell],
+) -> Result<ChunkSeeds<N>, DenseError>
+where
+    S: CounterCells,
+    N: NodeId,
+{
+    debug_assert!(facts.len() <= CHUNK, "offsets in a chunk fit in two bytes");
+    let mut finals = Vec::new();
+    let mut exits: Vec<ChunkExits> = Vec::new();
+    for (i, (fact, cell)) in facts.iter().zip(cells.iter_mut()).enumerate() {
+        let count = match *fact {
+            Forward::Absent => 0,
+            Forward::Final(stake) => {
+                finals.extend(Model::Minimax.seed(N::from_index(start + i), stake));
+                0
+            }
+            Forward::Moves { inside, exit: best } => {
+                if let Some(best) = best.filter(|e| e.value != 0) {
+                    chunk_exits(&mut exits, start as u64, best)?.push(i as u16, exit_distance(best)?);
+                }
+                inside + u32::from(best.is_some())
+            }
+        };
+        S::set_counter(cell, count).ok_or(DenseError::TooManyMoves(count))?;
+    }
+    // The lists live until the kernel takes them: no spare capacity meanwhile.
+    for list in &mut exits {
+        list.offsets.shrink_to_fit();
+        list.distances.shrink_to_fit();
+    }
+    Ok((finals, exits))
 }
 
 /// The list of `exits` (one chunk's) where `exit` goes, added if new.
@@ -723,6 +842,19 @@ pub trait LayeredBuild {
 
     /// Reads layer `n` ([`LayeredBuild::next`]) that another process made complete.
     fn reload(&mut self, n: usize) -> Result<(), Self::Error>;
+
+    /// Holds, from now on, only this solver's share of each layer (one worker of a cluster):
+    /// the ranges that `share` gives of a layer of that size and cut. Its layers then name the
+    /// moves that leave them ([`DenseLayer::asks`]) and value those whose positions it owns
+    /// ([`DenseLayer::exit_through`]), so that no worker reads the positions of another. By
+    /// default a build keeps holding every layer whole, and its layers value their exits.
+    fn hold_share(
+        &mut self,
+        share: std::sync::Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>,
+    ) -> Result<(), Self::Error> {
+        let _ = share;
+        Ok(())
+    }
 }
 
 /// Consecutive indices of a layer that one solver owns, and where their labels start in its

@@ -1,0 +1,160 @@
+//! The forward pass of a layer whose workers hold only their shares of the layers solved before
+//! ([`DenseLayer::asks`]): no worker reads a position another worker owns. Each worker walks its
+//! ranges a piece at a time, names each move that leaves the layer ([`DenseLayer::forward_leaving`])
+//! and sends it, as a question, to the owner of the position it reaches; that worker values it in
+//! its own share ([`DenseLayer::exit_through`]) and sends the exit back to the owner of the position
+//! the move leaves, which keeps the best exit of each of its positions. Once every answer of the
+//! piece is in, the piece's facts are those the one-machine forward pass finds, and its counters
+//! and seeds are set as there ([`gamegraph::dense::seed_facts`]).
+//!
+//! The pieces go in lockstep over the workers (one timely timestamp a piece), so the questions and
+//! answers in flight, and the facts a worker holds, are bounded by a piece, whatever the layer's
+//! size.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use gamegraph::dense::{
+    forward_leaving, seed_facts, CounterCells, DenseError, DenseLayer, Exit, Forward, LayerSeeds, Leaving,
+    OwnedRange,
+};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::vec::Input;
+use timely::dataflow::operators::Probe;
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::worker::Worker;
+
+use crate::kernel::{Node, Ownership};
+
+/// Indices of a worker's range walked forward at once: their questions and answers are all
+/// that is in flight, and their facts all that waits for answers.
+const PIECE: usize = 1 << 18;
+
+/// A move that leaves the layer, sent to the owner of the position it reaches: that position's
+/// layer (as [`DenseLayer::reached`] numbers it), its index there, the move's tag, and the
+/// position the move leaves.
+type Question = (u32, u64, u32, Node);
+
+/// A move's exit, sent back to the owner of the position it leaves: that position, and the
+/// exit's value and remoteness.
+type Answer = (Node, i32, u32);
+
+/// Bytes of questions and answers this process's workers sent to other workers.
+static SENT_ELSEWHERE: AtomicU64 = AtomicU64::new(0);
+
+/// How many bytes of questions (24 bytes each) and answers (16) this process's workers have sent
+/// to other workers since the process started: the traffic of exits as messages.
+pub fn bytes_sent_elsewhere() -> u64 {
+    SENT_ELSEWHERE.load(Ordering::Relaxed)
+}
+
+/// The forward pass of this worker's `ranges` of `layer` (owned as `ownership` says) into
+/// `store`, asking the owners of the positions its moves leave to for their exits: the seeds
+/// [`gamegraph::dense::forward_pass`] would find on each range. Every worker calls it for the
+/// same layer. `progress` is told of one unit an index.
+pub fn forward_asking<L, S>(
+    worker: &mut Worker,
+    layer: &Arc<L>,
+    ownership: Ownership,
+    ranges: &[OwnedRange],
+    store: &mut S,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<LayerSeeds<Node>, DenseError>
+where
+    L: DenseLayer + Send + Sync + 'static,
+    S: CounterCells,
+{
+    let (me, peers) = (worker.index(), worker.peers());
+    let sent = Rc::new(Cell::new(0u64));
+    let (asked, answered) = (Rc::clone(&sent), Rc::clone(&sent));
+    let reached: Vec<Ownership> =
+        layer.reached().iter().map(|r| Ownership::segments(r.len, r.segment, peers)).collect();
+    // The facts of the piece being asked about, from its first local index.
+    let piece: Rc<RefCell<(usize, Vec<Forward>)>> = Rc::new(RefCell::new((0, Vec::new())));
+    let mut questions = InputHandleVec::<u32, Question>::new();
+    let probe = ProbeHandle::new();
+    let answering = Arc::clone(layer);
+    let applied = Rc::clone(&piece);
+    worker.dataflow::<u32, _, _>(|scope| {
+        scope
+            .input_from(&mut questions)
+            .unary::<CapacityContainerBuilder<Vec<Answer>>, _, _, _>(
+                Exchange::new(move |q: &Question| route(reached[q.0 as usize].owner(q.1), me, 24, &asked)),
+                "Answer",
+                move |_, _| {
+                    move |input, output| {
+                        input.for_each(|cap, asked| {
+                            let mut session = output.session(&cap);
+                            for &(layer, index, tag, from) in asked.iter() {
+                                let exit = answering.exit_through(Leaving { layer, index, tag });
+                                session.give((from, exit.value, exit.remoteness));
+                            }
+                        });
+                    }
+                },
+            )
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                Exchange::new(move |a: &Answer| route(ownership.owner(a.0), me, 16, &answered)),
+                "Apply",
+                move |_, _| {
+                    move |input, _| {
+                        input.for_each(|_, answers| {
+                            let (first, facts) = &mut *applied.borrow_mut();
+                            for &(from, value, remoteness) in answers.iter() {
+                                let fact = &mut facts[ownership.local(from) - *first];
+                                keep_exit(fact, Exit { value, remoteness });
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+    let mut seeds = LayerSeeds::default();
+    for range in ranges {
+        for at in (0..range.len).step_by(PIECE) {
+            if layer.interrupted() {
+                return Err(DenseError::Interrupted);
+            }
+            let len = PIECE.min(range.len - at);
+            let (start, local) = (range.start + at as u64, range.local + at);
+            let (facts, leaving) = forward_leaving(&**layer, start, len);
+            *piece.borrow_mut() = (local, facts);
+            for (offset, mv) in leaving {
+                questions.send((mv.layer, mv.index, mv.tag, start + offset as u64));
+            }
+            let next = questions.time() + 1;
+            questions.advance_to(next);
+            worker.step_or_park_while(None, || probe.less_than(&next));
+            let facts = std::mem::take(&mut piece.borrow_mut().1);
+            let cells = &mut store.cells_mut()[local..local + len];
+            seeds.append(seed_facts::<S, Node>(start, &facts, cells)?);
+            progress(len as u64);
+        }
+    }
+    // The other workers may have pieces left, whose questions this worker answers.
+    drop(questions);
+    worker.step_or_park_while(None, || !probe.done());
+    SENT_ELSEWHERE.fetch_add(sent.get(), Ordering::Relaxed);
+    Ok(seeds)
+}
+
+/// The worker a message of `bytes` goes to, `owner`, counted in `sent` if it is not this one (`me`).
+fn route(owner: usize, me: usize, bytes: u64, sent: &Cell<u64>) -> u64 {
+    if owner != me {
+        sent.set(sent.get() + bytes);
+    }
+    owner as u64
+}
+
+/// Adds `exit`, a move of the position whose facts are `fact`, to its best exit.
+fn keep_exit(fact: &mut Forward, exit: Exit) {
+    match fact {
+        Forward::Moves { exit: best, .. } => *best = Some(exit.best_of(*best)),
+        _ => unreachable!("only a position with moves has a move that leaves"),
+    }
+}
