@@ -183,8 +183,8 @@ pub struct BenchOwareArgs {
     /// with --hostfile, required: a directory every process shares).
     #[arg(long, value_name = "DIR")]
     pub db: Option<PathBuf>,
-    /// Build on timely dataflow workers: every process reports its time, the kernel messages it
-    /// sent and its peak memory.
+    /// Build on timely dataflow workers: every process reports its time, the kernel messages and
+    /// the questions and answers about exits it sent, and its peak memory.
     #[command(flatten)]
     pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
@@ -940,7 +940,8 @@ fn oware_on_cluster(
     let started = Instant::now();
     let report = oware_build(dir, rules, args.stones, Some(cluster), &Bars::new(false))?;
     let seconds = started.elapsed().as_secs_f64();
-    let sent = gamegraph_cluster::kernel::messages_sent_elsewhere() * 8;
+    let kernel = gamegraph_cluster::kernel::messages_sent_elsewhere() * 8;
+    let exits = gamegraph_cluster::exits::bytes_sent_elsewhere();
     let peak = peak_memory();
     // Only process 0 has the report, once every stone count is in the directory.
     let positions: Option<u64> = match report {
@@ -956,12 +957,18 @@ fn oware_on_cluster(
             "workers": cluster.workers,
             "seconds": seconds,
             "positions": positions,
-            "bytes_sent": sent,
+            "bytes_sent": kernel + exits,
+            "kernel_bytes_sent": kernel,
+            "exit_bytes_sent": exits,
             "peak_memory_bytes": peak,
         }));
     }
     let did = format!("0 to {} stones", args.stones);
-    let sent = format!("{:.1} MiB of kernel messages", mib(sent));
+    let sent = format!(
+        "{:.1} MiB of kernel messages, {:.1} MiB of exits asked and answered",
+        mib(kernel),
+        mib(exits)
+    );
     say!("{}", process_line(cluster, &did, seconds, &sent, peak));
     if let Some(positions) = positions {
         say!("{positions} positions, {:.2} M positions/s", positions as f64 / seconds / 1e6);

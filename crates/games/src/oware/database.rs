@@ -11,13 +11,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, StoredRange};
+use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, StoredRange};
 use gamegraph::storage::{self, sha256_hex, StorageError};
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::layer::{solve_layer, OwnedLayer, Progress};
+use super::layer::{solve_layer, Held, OwnedLayer, Progress};
 use super::rules::{stones, Ending, Rules};
 use super::{Pits, Ranking, MAX_STONES};
 
@@ -198,7 +198,7 @@ pub fn build(
         if progress.interrupted() {
             return Err(DatabaseError::Interrupted);
         }
-        let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m[..]).collect();
+        let lower: Vec<&[u8]> = builder.maps.iter().map(|m| &m.values[..]).collect();
         let values =
             solve_layer(rules, &builder.ranking, n, &lower, progress).ok_or(DatabaseError::Interrupted)?;
         drop(lower);
@@ -210,15 +210,21 @@ pub fn build(
     Ok(BuildReport { resumed, built })
 }
 
+/// What a worker of a cluster holds of each layer: the ranges of a layer of that size and cut.
+type ShareOf = Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
+
 /// A build in progress, for builders that solve each stone count their own way (over a cluster,
 /// each process writing its part of the file): the directory, the manifest, and the score files
-/// complete so far, mapped.
+/// complete so far, mapped (whole, or this worker's share of each).
 pub struct Builder {
     dir: PathBuf,
     rules: Rules,
     ranking: Arc<Ranking>,
     manifest: Manifest,
-    maps: Vec<Arc<Mmap>>,
+    maps: Vec<Held>,
+    /// Which share of each stone count this build holds, if only that (a worker of a cluster,
+    /// whose layers ask the other workers for the values of their captures).
+    share: Option<ShareOf>,
     /// The leader's hold on the directory, for the whole build.
     _lock: Option<storage::DirectoryLock>,
 }
@@ -253,14 +259,16 @@ impl Builder {
         // that follow it.
         for layer in &manifest.layers {
             match map_layer(dir, layer.stones, &ranking) {
-                Ok(map) if sha256_hex(&map) == layer.sha256 => maps.push(Arc::new(map)),
+                Ok(map) if sha256_hex(&map) == layer.sha256 => {
+                    maps.push(Held { start: 0, values: Arc::new(map) })
+                }
                 Ok(_) | Err(DatabaseError::WrongSize { .. } | DatabaseError::OutOfRange { .. }) => break,
                 Err(DatabaseError::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => break,
                 Err(e) => return Err(e),
             }
         }
         manifest.layers.truncate(maps.len());
-        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, maps, _lock: lock })
+        Ok(Self { dir: dir.to_path_buf(), rules, ranking, manifest, maps, share: None, _lock: lock })
     }
 
     /// The first stone count not built yet.
@@ -271,7 +279,13 @@ impl Builder {
     /// The stone count [`Builder::next`] as a dense layer that owns what it reads (the smaller
     /// layers' maps), for solvers that keep it beyond a borrow.
     pub fn layer(&self) -> OwnedLayer {
-        OwnedLayer::new(self.rules, Arc::clone(&self.ranking), self.next(), self.maps.clone())
+        OwnedLayer::new(
+            self.rules,
+            Arc::clone(&self.ranking),
+            self.next(),
+            self.maps.clone(),
+            self.share.is_some(),
+        )
     }
 
     /// Where the values of stone count [`Builder::next`] are written before [`Builder::finish`]
@@ -299,15 +313,51 @@ impl Builder {
             sha256: sha256_hex(&map),
         });
         self.manifest.write(&self.dir)?;
-        self.maps.push(Arc::new(map));
+        let held = self.hold(n, map)?;
+        self.maps.push(held);
         Ok(())
     }
 
     /// Maps the file of stone count `n` ([`Builder::next`]) that another process finished.
     pub fn reload(&mut self, n: usize) -> Result<(), DatabaseError> {
         assert_eq!(n, self.next(), "stone counts are reloaded in order");
-        self.maps.push(Arc::new(map_layer(&self.dir, n, &self.ranking)?));
+        let held = self.hold(n, map_layer(&self.dir, n, &self.ranking)?)?;
+        self.maps.push(held);
         Ok(())
+    }
+
+    /// Holds, from now on, only the share of each stone count that `share` gives (one worker's
+    /// range): see [`gamegraph::dense::LayeredBuild::hold_share`].
+    pub fn hold_share(&mut self, share: ShareOf) -> Result<(), DatabaseError> {
+        self.share = Some(share);
+        self.maps = (0..self.maps.len()).map(|n| self.map_share(n)).collect::<Result<_, _>>()?;
+        Ok(())
+    }
+
+    /// What the build keeps of stone count `n`, whose file `whole` maps, checked: all of it, or
+    /// its share only (the whole map dropped, and its pages with it).
+    fn hold(&self, n: usize, whole: Mmap) -> Result<Held, DatabaseError> {
+        if self.share.is_none() {
+            return Ok(Held { start: 0, values: Arc::new(whole) });
+        }
+        drop(whole);
+        self.map_share(n)
+    }
+
+    /// Maps this build's share of the complete file of stone count `n`.
+    fn map_share(&self, n: usize) -> Result<Held, DatabaseError> {
+        let share = self.share.as_ref().expect("a build that holds shares");
+        let len = self.ranking.len(n);
+        let (start, len) = match share(Reached { len, segment: len }).as_slice() {
+            [] => (0, 0),
+            [range] => (range.start, range.len),
+            more => unreachable!("a stone count is one segment, so one range a worker: {more:?}"),
+        };
+        let path = self.dir.join(score_file(n));
+        let file = storage::open_regular(&path)?;
+        // SAFETY: as in `map_layer`: read-only, of a file that is never modified in place.
+        let map = unsafe { MmapOptions::new().offset(start).len(len).map(&file) }.map_err(io_error(&path))?;
+        Ok(Held { start, values: Arc::new(map) })
     }
 }
 
@@ -345,6 +395,10 @@ impl gamegraph::dense::LayeredBuild for Builder {
 
     fn reload(&mut self, n: usize) -> Result<(), DatabaseError> {
         Builder::reload(self, n)
+    }
+
+    fn hold_share(&mut self, share: ShareOf) -> Result<(), DatabaseError> {
+        Builder::hold_share(self, share)
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward};
+use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, Leaving, Reached};
 use gamegraph::Stake;
 
 use super::rules::{stones, Ending, Rules};
@@ -58,13 +58,10 @@ impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
 
     /// Walks the chunk's boards in index order, each from the previous one.
     fn forward(&self, start: u64, out: &mut [Forward]) {
-        let mut pits = self.ranking.unrank(self.stones, start);
-        for (i, fact) in out.iter_mut().enumerate() {
-            if i > 0 {
-                pits = Ranking::next(&pits).expect("the chunk lies inside the layer");
-            }
-            *fact = self.forward_one(&pits);
-        }
+        self.forward_with(start, out, |_, child, captured| {
+            let value = self.lower[stones(child)].bytes()[self.ranking.rank(child) as usize] as i8;
+            Some(Stake::from(captured) - Stake::from(value))
+        });
     }
 
     fn interrupted(&self) -> bool {
@@ -79,10 +76,29 @@ impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
 }
 
 impl<B: LayerBytes> Layer<'_, B> {
-    /// Counts the in-layer moves of a position and finds its best exit: what the smaller layers
-    /// say each capture is worth, or the stones taken at the end of the game, which enters as an
-    /// exit too (the game leaves the layer).
-    fn forward_one(&self, pits: &Pits) -> Forward {
+    /// The facts of the chunk from `start`, walking its boards in index order, each from the
+    /// previous one; `capture(offset, child, captured)` values each capture of the board at
+    /// `offset`, or names it and says `None` (see [`Layer::forward_one`]).
+    fn forward_with(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        mut capture: impl FnMut(usize, &Pits, u8) -> Option<Stake>,
+    ) {
+        let mut pits = self.ranking.unrank(self.stones, start);
+        for (i, fact) in out.iter_mut().enumerate() {
+            if i > 0 {
+                pits = Ranking::next(&pits).expect("the chunk lies inside the layer");
+            }
+            *fact = self.forward_one(&pits, |child, captured| capture(i, child, captured));
+        }
+    }
+
+    /// Counts the in-layer moves of a position and finds its best exit: the stones taken at the
+    /// end of the game, which enters as an exit (the game leaves the layer), or the best that
+    /// `capture(child, captured)` says a capture is worth (what the smaller layers say it is; a
+    /// capture it gives no value is left to whoever asks the layer it reaches).
+    fn forward_one(&self, pits: &Pits, mut capture: impl FnMut(&Pits, u8) -> Option<Stake>) -> Forward {
         let n = stones(pits) as Stake;
         let moves = self.rules.sowings(pits);
         if moves.as_slice().is_empty() {
@@ -97,14 +113,22 @@ impl<B: LayerBytes> Layer<'_, B> {
         for m in moves.as_slice() {
             if m.captured == 0 {
                 inside += 1;
-            } else {
-                let child = self.lower[stones(&m.child)].bytes()[self.ranking.rank(&m.child) as usize] as i8;
-                let value = m.captured as Stake - Stake::from(child);
+            } else if let Some(value) = capture(&m.child, m.captured) {
                 exit = Some(exit.map_or(value, |e: Stake| e.max(value)));
             }
         }
         Forward::Moves { inside, exit: exit.map(Exit::new) }
     }
+}
+
+/// What a build holds of a solved stone count: its values, mapped from its file, all of them or
+/// one worker's range (a cluster's, which asks the owners of the others).
+#[derive(Clone)]
+pub struct Held {
+    /// The index of the first value held.
+    pub start: u64,
+    /// The values from `start` on.
+    pub values: Arc<memmap2::Mmap>,
 }
 
 /// One stone count that owns what it reads: the ranking and the smaller layers' values, shared.
@@ -113,17 +137,21 @@ pub struct OwnedLayer {
     rules: Rules,
     ranking: Arc<Ranking>,
     stones: usize,
-    lower: Vec<Arc<memmap2::Mmap>>,
+    lower: Vec<Held>,
+    /// Whether `lower` holds only this worker's shares, so that captures are asked of their
+    /// owners ([`DenseLayer::asks`]).
+    shares: bool,
 }
 
 impl OwnedLayer {
-    /// The layer of `stones` stones of `rules`, above the solved layers `lower[0..stones]`.
-    pub fn new(rules: Rules, ranking: Arc<Ranking>, stones: usize, lower: Vec<Arc<memmap2::Mmap>>) -> Self {
+    /// The layer of `stones` stones of `rules`, above the solved layers `lower[0..stones]`: whole,
+    /// or, if `shares`, each one worker's range.
+    pub fn new(rules: Rules, ranking: Arc<Ranking>, stones: usize, lower: Vec<Held>, shares: bool) -> Self {
         assert!(lower.len() >= stones, "layers below {stones} stones must be solved first");
-        Self { rules, ranking, stones, lower }
+        Self { rules, ranking, stones, lower, shares }
     }
 
-    fn view(&self) -> Layer<'_, Arc<memmap2::Mmap>> {
+    fn view(&self) -> Layer<'_, Held> {
         Layer {
             rules: self.rules,
             ranking: &self.ranking,
@@ -149,6 +177,34 @@ impl DenseLayer for OwnedLayer {
     fn predecessors(&self, index: u64, scratch: &mut (), f: impl FnMut(u64)) {
         self.view().predecessors(index, scratch, f);
     }
+
+    fn asks(&self) -> bool {
+        self.shares
+    }
+
+    /// Each capture named by the stone count it reaches (the layer's number), the index there,
+    /// and the stones it takes (its tag).
+    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
+        if !self.shares {
+            return self.forward(start, out);
+        }
+        self.view().forward_with(start, out, |offset, child, captured| {
+            let (layer, index) = (stones(child) as u32, self.ranking.rank(child));
+            leave(offset, Leaving { layer, index, tag: u32::from(captured) });
+            None
+        });
+    }
+
+    /// Every smaller stone count, each one segment.
+    fn reached(&self) -> Vec<Reached> {
+        (0..self.stones).map(|n| self.ranking.len(n)).map(|len| Reached { len, segment: len }).collect()
+    }
+
+    fn exit_through(&self, leaving: Leaving) -> Exit {
+        let held = &self.lower[leaving.layer as usize];
+        let value = held.values[(leaving.index - held.start) as usize] as i8;
+        Exit::new(leaving.tag as Stake - Stake::from(value))
+    }
 }
 
 /// The values of a solved layer, however they are held.
@@ -162,9 +218,10 @@ impl LayerBytes for &[u8] {
     }
 }
 
-impl LayerBytes for Arc<memmap2::Mmap> {
+impl LayerBytes for Held {
     fn bytes(&self) -> &[u8] {
-        &self[..]
+        debug_assert_eq!(self.start, 0, "a layer that reads its captures holds the smaller layers whole");
+        &self.values[..]
     }
 }
 
