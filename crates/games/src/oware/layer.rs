@@ -59,8 +59,8 @@ impl<B: LayerBytes + Sync> DenseLayer for Layer<'_, B> {
     /// Walks the chunk's boards in index order, each from the previous one.
     fn forward(&self, start: u64, out: &mut [Forward]) {
         self.forward_with(start, out, |_, child, captured| {
-            let value = self.lower[stones(child)].bytes()[self.ranking.rank(child) as usize] as i8;
-            Some(Stake::from(captured) - Stake::from(value))
+            let value = self.lower[stones(child)].bytes()[self.ranking.rank(child) as usize];
+            Some(capture_value(Stake::from(captured), value))
         });
     }
 
@@ -202,9 +202,15 @@ impl DenseLayer for OwnedLayer {
 
     fn exit_through(&self, leaving: Leaving) -> Exit {
         let held = &self.lower[leaving.layer as usize];
-        let value = held.values[(leaving.index - held.start) as usize] as i8;
-        Exit::new(leaving.tag as Stake - Stake::from(value))
+        let value = held.values[(leaving.index - held.start) as usize];
+        Exit::new(capture_value(leaving.tag as Stake, value))
     }
+}
+
+/// What a capture of `captured` stones is worth to its mover, the position it reaches holding
+/// `child` (its stored byte, a signed value for the player to move there).
+fn capture_value(captured: Stake, child: u8) -> Stake {
+    captured - Stake::from(child as i8)
 }
 
 /// The values of a solved layer, however they are held.
