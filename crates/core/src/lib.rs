@@ -36,7 +36,7 @@ pub mod graph;
 pub mod graph_game;
 pub mod graph_text;
 pub mod huge_pages;
-mod prefetch;
+pub mod prefetch;
 pub mod random_graph;
 pub mod report;
 pub mod retrograde;

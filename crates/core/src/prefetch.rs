@@ -5,7 +5,7 @@
 /// Asks the processor to start loading the cache line that holds `value`. Only a hint: it changes
 /// no value and never faults; on targets without a prefetch instruction it does nothing.
 #[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
+pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 target has (it is in the baseline
     // target features); it only hints the cache, never reads into a value nor faults, and the

@@ -10,7 +10,7 @@ use gamegraph_games::chess::generate::{build_table, leaves_table, ChildTables};
 use gamegraph_games::chess::index::{Placement, TableIndex};
 use gamegraph_games::chess::material::Material;
 use gamegraph_games::chess::tablebase::{table_stats, verify_table, LoadedTables};
-use gamegraph_games::chess::{kings_touch, Dtm};
+use gamegraph_games::chess::{kings_touch, Dtm, Entry};
 
 /// Builds `names` and every table they lead to.
 fn build(names: &[&str]) -> LoadedTables {
@@ -80,6 +80,38 @@ fn symmetric_materials_and_identical_pieces_are_consistent() {
     let loaded = build(&["KQvKQ", "KBBvK", "KPvK"]);
     for name in ["KQvKQ", "KBBvK", "KPvK"] {
         assert!(verify_table(material(name), &entries(&loaded, name), &loaded, 1).is_empty(), "{name}");
+    }
+}
+
+/// The check finds every value changed in a table, and nothing in the table as built: with pawns
+/// on both sides, so that captures, promotions, double steps and the en passant captures after
+/// them all come into play.
+#[test]
+fn verify_finds_every_changed_value_and_only_where_moves_disagree() {
+    let loaded = build(&["KPvKP"]);
+    let m = material("KPvKP");
+    let built = entries(&loaded, "KPvKP");
+    assert!(verify_table(m, &built, &loaded, 1).is_empty());
+    let index = TableIndex::new(m);
+    let mut rng = SplitMix64(60);
+    let mut changed = built.clone();
+    let mut fens = Vec::new();
+    while fens.len() < 40 {
+        let i = rng.below(index.len());
+        let Some(board) = index.placement(i).and_then(|p| index.board(&p)) else { continue };
+        let wrong = match built[i as usize].dtm().unwrap() {
+            Dtm::Win(n) => Dtm::Win(n + 2),
+            Dtm::Loss(n) if fens.len() % 2 == 0 => Dtm::Loss(n + 2),
+            Dtm::Loss(_) => Dtm::Draw,
+            Dtm::Draw => Dtm::Win(1),
+        };
+        changed[i as usize] = Entry::of(wrong);
+        fens.push(board.to_string());
+    }
+    let found: Vec<String> =
+        verify_table(m, &changed, &loaded, usize::MAX).into_iter().map(|x| x.fen).collect();
+    for fen in &fens {
+        assert!(found.contains(fen), "{fen} was changed and not found");
     }
 }
 
