@@ -76,6 +76,17 @@ fn stats_and_verify_report_the_tables() {
     assert_eq!(kqk["sides"][1]["stored"], 28_056);
     let text = ok(&["verify", "chess", "--db", db]);
     assert!(text.contains("KQvK: 59136 entries, 0 inconsistent"), "{text}");
+    // A check with a record goes on from it: a table it holds is not checked again.
+    let record = dir.path().join("verified.jsonl");
+    let record = record.to_str().unwrap();
+    let text = ok(&["verify", "chess", "--db", db, "--record", record]);
+    assert!(!text.contains("earlier check"), "{text}");
+    let text = ok(&["verify", "chess", "--db", db, "--record", record]);
+    assert!(text.contains("KQvK: 59136 entries, 0 inconsistent"), "{text}");
+    assert!(text.contains("verified 1 tables") && text.contains("(1 of them by an earlier check"), "{text}");
+    std::fs::write(record, "{\"part\": 3}\n").unwrap();
+    let err = fails(&["verify", "chess", "--db", db, "--record", record], "");
+    assert!(err.contains("verified.jsonl line 1 column"), "{err}");
 }
 
 #[test]

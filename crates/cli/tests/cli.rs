@@ -378,6 +378,16 @@ fn oware_database_stats_verify_and_solve() {
     assert_eq!(layers[10]["positions"], 352_716 - 1_365);
     assert!(ok(&["verify", "oware", "--db", db, "--full"])
         .contains("10 stones: 351351 positions checked, 0 inconsistent"));
+    // A record serves a check of the same kind only: a sample is not a check of every position.
+    let record = dir.path().join("verified.jsonl");
+    let record = record.to_str().unwrap();
+    let full = ["verify", "oware", "--db", db, "--full", "--record", record];
+    assert!(!ok(&full).contains("earlier check"));
+    let sampled = ok(&["verify", "oware", "--db", db, "--sample", "1000", "--record", record]);
+    assert!(!sampled.contains("earlier check"), "{sampled}");
+    let again = ok(&full);
+    assert!(again.contains("10 stones: 351351 positions checked, 0 inconsistent"), "{again}");
+    assert!(again.contains("(11 stone counts by an earlier check"), "{again}");
 
     // Every move's value is its capture minus the value of the position it leads to.
     let solved = json(&["solve", "oware", "0,0,0,0,0,3,0,2,1,0,0,1", "--db", db, "--json"]);

@@ -7,7 +7,7 @@
 //! page, Python), both from the same value. Long work reports to a [`Progress`].
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[cfg(feature = "cluster")]
 pub use gamegraph_cluster::Cluster;
@@ -151,12 +151,15 @@ impl<'a> BuildRequest<'a> {
 }
 
 /// What `verify` is asked to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct VerifyRequest {
     /// Check about this many positions of each part of the database instead of all of them,
     /// where the database can (Awari checks every stone count this way; chess tables are always
     /// checked whole).
     pub sample: Option<u64>,
+    /// Keep each part's result in this file as it is found, and take from it the parts an
+    /// earlier check with the same file and request found (see [`crate::verify_record`]).
+    pub record: Option<PathBuf>,
 }
 
 /// Why a database operation failed: a file, the options, or the cluster.
@@ -174,6 +177,9 @@ pub enum DirectoryError {
     /// The options do not fit.
     #[error(transparent)]
     Options(#[from] GameError),
+    /// The record of a check cannot be read or written.
+    #[error(transparent)]
+    Record(#[from] crate::verify_record::RecordError),
     /// The cluster failed.
     #[cfg(feature = "cluster")]
     #[error(transparent)]
@@ -195,6 +201,7 @@ impl DirectoryError {
             DirectoryError::Oware(Scores::Storage(StorageError::Io { cause, .. }))
             | DirectoryError::Chess(Tables::Storage(StorageError::Io { cause, .. })) => Some(cause.kind()),
             DirectoryError::Chess(Tables::NoTables { .. }) => Some(std::io::ErrorKind::NotFound),
+            DirectoryError::Record(crate::verify_record::RecordError::Io { cause, .. }) => Some(cause.kind()),
             _ => None,
         }
     }

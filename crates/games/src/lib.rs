@@ -32,6 +32,7 @@ pub mod registry;
 pub mod session;
 mod solver_table;
 pub mod tictactoe;
+pub mod verify_record;
 pub mod whole;
 
 use gamegraph::{Notation, Searchable};

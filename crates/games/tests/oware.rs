@@ -190,7 +190,7 @@ fn an_interrupted_build_keeps_what_it_finished_and_resumes() {
     // Told to stop once the fourth stone count (3 stones) started: it stops inside it.
     assert_eq!(Database::open(dir.path()).unwrap().stones(), 2, "stone counts 0 to 2 kept");
     let stop = StopAfter { started: 0.into(), after: 2 };
-    assert!(databases.verify(dir.path(), &VerifyRequest { sample: None }, &stop).is_err());
+    assert!(databases.verify(dir.path(), &VerifyRequest::default(), &stop).is_err());
     let report = databases.build(dir.path(), &request, &gamegraph_games::databases::Silent).unwrap().unwrap();
     let report = report.to_json();
     assert_eq!(report["resumed"], 3);

@@ -100,15 +100,17 @@ fn build_whole(
 
 /// Checks `game`'s databases in `db`: every file against the manifest's SHA-256, and stored
 /// values against their moves (Oware: `sample` positions of each stone count, all of them with
-/// `sample=None`; chess tables are always checked whole). Returns the report as a dict; a
-/// database that holds wrong values raises `gamegraph.DatabaseError`.
+/// `sample=None`; chess tables are always checked whole). With `record`, each part's result is
+/// kept in that file and the parts it holds are not checked again. Returns the report as a
+/// dict; a database that holds wrong values raises `gamegraph.DatabaseError`.
 #[pyfunction]
-#[pyo3(signature = (game, db, sample = Some(100_000), progress = true))]
+#[pyo3(signature = (game, db, sample = Some(100_000), record = None, progress = true))]
 pub fn verify(
     py: Python<'_>,
     game: &str,
     db: PathBuf,
     sample: Option<u64>,
+    record: Option<PathBuf>,
     progress: bool,
 ) -> PyResult<Py<PyAny>> {
     let databases = directory_of(game, "verify")?;
@@ -117,7 +119,7 @@ pub fn verify(
     }
     let report = interruptible(py, move |interrupt| {
         let bars = if progress { ProgressBars::bars_only() } else { ProgressBars::new(true) };
-        databases.verify(&db, &VerifyRequest { sample }, &bars.with_interrupt(interrupt))
+        databases.verify(&db, &VerifyRequest { sample, record }, &bars.with_interrupt(interrupt))
     })?
     .map_err(directory_error)?;
     if let Some(failure) = report.failure() {

@@ -5,6 +5,7 @@
 use std::io::ErrorKind;
 
 use gamegraph_games::databases::DirectoryError;
+use gamegraph_games::verify_record::RecordError;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
@@ -24,7 +25,9 @@ pub fn bad_input(error: impl std::fmt::Display) -> PyErr {
 pub fn directory_error(error: DirectoryError) -> PyErr {
     let message = error.to_string();
     match (&error, error.io_kind()) {
-        (DirectoryError::Options(_), _) => PyValueError::new_err(message),
+        (DirectoryError::Options(_), _) | (DirectoryError::Record(RecordError::Line { .. }), _) => {
+            PyValueError::new_err(message)
+        }
         (_, Some(ErrorKind::NotFound)) => PyFileNotFoundError::new_err(message),
         (_, Some(_)) => PyOSError::new_err(message),
         (_, None) => DatabaseError::new_err(message),

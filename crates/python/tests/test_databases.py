@@ -79,6 +79,18 @@ def test_verify_and_stats_match_the_command_line(tables, cli):
     assert all(not t["inconsistent"] for t in report["tables"])
 
 
+def test_a_check_with_a_record_resumes_from_it(tmp_path):
+    gamegraph.build("chess", tmp_path, tables="KRvK", progress=False)
+    record = tmp_path / "verified.jsonl"
+    first = gamegraph.verify("chess", tmp_path, record=record, progress=False)
+    again = gamegraph.verify("chess", tmp_path, record=str(record), progress=False)
+    assert (first["recorded"], again["recorded"]) == (0, 1)
+    assert again["tables"] == first["tables"]
+    record.write_text("not json\n")
+    with pytest.raises(ValueError, match="line 1 column 2"):
+        gamegraph.verify("chess", tmp_path, record=record, progress=False)
+
+
 def test_a_damaged_table_is_a_database_error(tmp_path):
     gamegraph.build("chess", tmp_path, tables="KQvK", progress=False)
     path = tmp_path / "KQvK.dtm"

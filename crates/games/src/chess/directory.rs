@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::material::{parse_tables, Material};
 use super::tablebase::{
@@ -18,6 +18,7 @@ use crate::databases::{
     report, BuildRequest, DatabaseDirectory, DirectoryError, Overall, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameOption, OptionKind};
+use crate::verify_record::{chained, VerifyRecord};
 
 /// The endgame tables of up to five pieces, one file a material.
 pub struct EndgameTables;
@@ -97,12 +98,14 @@ pub struct VerifyReport {
     /// Each table: its material, entries, and the positions whose stored value is not what
     /// their moves give (the first few).
     pub tables: Vec<TableVerified>,
+    /// How many of those results come from the record of an earlier check, unchecked now.
+    pub recorded: usize,
     /// Seconds in all.
     pub seconds: f64,
 }
 
 /// The verification of one table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableVerified {
     /// Its material.
     pub material: String,
@@ -130,7 +133,11 @@ impl fmt::Display for VerifyReport {
                 )?;
             }
         }
-        write!(f, "verified {} tables in {:.1} s", self.tables.len(), self.seconds)
+        write!(f, "verified {} tables in {:.1} s", self.tables.len(), self.seconds)?;
+        if self.recorded > 0 {
+            write!(f, " ({} of them by an earlier check, from its record)", self.recorded)?;
+        }
+        Ok(())
     }
 }
 
@@ -228,10 +235,10 @@ impl DatabaseDirectory for EndgameTables {
     fn verify(
         &self,
         dir: &Path,
-        _: &VerifyRequest,
+        request: &VerifyRequest,
         progress: &dyn Progress,
     ) -> Result<Box<dyn Report>, DirectoryError> {
-        Ok(Box::new(verify(dir, progress)?))
+        Ok(Box::new(verify(dir, request.record.as_deref(), progress)?))
     }
 
     fn stats(&self, dir: &Path) -> Result<Box<dyn Report>, DirectoryError> {
@@ -368,17 +375,32 @@ pub fn build_on_cluster(
     match *cluster {}
 }
 
-/// Every entry of every table of `dir` against its children's.
-pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, DirectoryError> {
+/// Every entry of every table of `dir` against its children's. With a `record`, each table's
+/// result is kept there as it is found, and a table the record holds (checked in the same file)
+/// is not checked again: a check stopped part way resumes.
+pub fn verify(
+    dir: &Path,
+    record: Option<&Path>,
+    progress: &dyn Progress,
+) -> Result<VerifyReport, DirectoryError> {
     let tables = Tablebase::open(dir)?;
     let started = Instant::now();
+    let mut record = VerifyRecord::<TableVerified>::open(record)?;
     let mut loaded = LoadedTables::new();
     let mut verified = Vec::new();
+    let (mut recorded, mut digest) = (0, String::new());
     for entry in tables.entries() {
+        digest = chained(&digest, &entry.sha256);
         if progress.interrupted() {
             return Err(super::tablebase::TablebaseError::Interrupted.into());
         }
         let material: Material = entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
+        if let Some(result) = record.result(&entry.material, &digest) {
+            progress.finished(&format!("{material:>8}: checked before (the record has it)"));
+            verified.push(result);
+            recorded += 1;
+            continue;
+        }
         progress.started(&entry.material, 0);
         let entries = tables.values(material)?;
         // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
@@ -388,14 +410,13 @@ pub fn verify(dir: &Path, progress: &dyn Progress) -> Result<VerifyReport, Direc
         }
         let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);
         progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
-        verified.push(TableVerified {
-            material: entry.material.clone(),
-            entries: entries.len() as u64,
-            inconsistent,
-        });
+        let result =
+            TableVerified { material: entry.material.clone(), entries: entries.len() as u64, inconsistent };
+        record.keep(&entry.material, &digest, &result)?;
+        verified.push(result);
         loaded.insert(material, entries);
     }
-    Ok(VerifyReport { tables: verified, seconds: started.elapsed().as_secs_f64() })
+    Ok(VerifyReport { tables: verified, recorded, seconds: started.elapsed().as_secs_f64() })
 }
 
 /// Reports each table to a [`Progress`], labelled with the time left in all, and keeps what

@@ -42,14 +42,14 @@ use std::sync::Arc;
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use gamegraph::score::decisive;
 use gamegraph::{ExactHints, Game, Notation, NotationError, PositionKey, Score};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use material::Material;
 pub use tablebase::{ProbeError, Tablebase, TablebaseError};
 
 /// A table's value of a position, for the side to move: the distance to mate in plies under
 /// optimal play (the winner mates fastest, the loser resists longest), or a draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "outcome", content = "plies", rename_all = "lowercase")]
 pub enum Dtm {
     /// The side to move mates in this many plies (odd).

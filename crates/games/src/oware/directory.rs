@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::database::{build as build_here, Database, LayerStats};
 use super::layer::Progress as LayerProgress;
@@ -15,6 +15,7 @@ use crate::databases::{
     report, BuildRequest, Cluster, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameError, GameOption, GameOptions, OptionKind};
+use crate::verify_record::{chained, VerifyRecord};
 
 /// The Awari score files of the published layout, one file a stone count.
 pub struct ScoreFiles;
@@ -81,12 +82,14 @@ pub struct VerifyReport {
     pub files: usize,
     /// Each stone count's positions checked and inconsistent, with the first few of those.
     pub layers: Vec<LayerVerified>,
+    /// How many of those results come from the record of an earlier check, unchecked now.
+    pub recorded: usize,
     /// Seconds in all.
     pub seconds: f64,
 }
 
 /// The verification of one stone count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LayerVerified {
     /// Stones on the board.
     pub stones: usize,
@@ -112,7 +115,11 @@ impl fmt::Display for VerifyReport {
                 writeln!(f, "    {}: stored {stored}, best move {computed}", pits.join(","))?;
             }
         }
-        write!(f, "verified in {:.1} s", self.seconds)
+        write!(f, "verified in {:.1} s", self.seconds)?;
+        if self.recorded > 0 {
+            write!(f, " ({} stone counts by an earlier check, from its record)", self.recorded)?;
+        }
+        Ok(())
     }
 }
 
@@ -202,20 +209,32 @@ impl DatabaseDirectory for ScoreFiles {
         progress.started("checksums", 0);
         db.verify_checksums()?;
         progress.finished(&format!("checksums: {} files match the manifest", db.stones() + 1));
-        let layers = (0..=db.stones())
-            .map(|n| {
-                if progress.interrupted() {
-                    return Err(super::database::DatabaseError::Interrupted);
-                }
-                progress.started(&format!("{n} stones"), 0);
-                let (checked, inconsistent, examples) = db.verify_values(n, request.sample);
-                progress.finished(&format!("{n:>2} stones: {checked} positions checked"));
-                let examples = examples.into_iter().map(|e| (e.pits, e.stored, e.computed)).collect();
-                Ok(LayerVerified { stones: n, checked, inconsistent, examples })
-            })
-            .collect::<Result<_, _>>()?;
+        let mut record = VerifyRecord::<LayerVerified>::open(request.record.as_deref())?;
+        let (mut layers, mut recorded, mut digest) = (Vec::new(), 0, String::new());
+        let checked_of = request.sample.map_or("every position".to_string(), |s| format!("sample {s}"));
+        for (n, entry) in db.manifest().layers.iter().enumerate() {
+            if progress.interrupted() {
+                return Err(super::database::DatabaseError::Interrupted.into());
+            }
+            // A sample's result does not stand for a check of every position, nor the reverse.
+            let part = format!("{n} stones, {checked_of}");
+            digest = chained(&digest, &entry.sha256);
+            if let Some(layer) = record.result(&part, &digest) {
+                progress.finished(&format!("{n:>2} stones: checked before (the record has it)"));
+                layers.push(layer);
+                recorded += 1;
+                continue;
+            }
+            progress.started(&format!("{n} stones"), 0);
+            let (checked, inconsistent, examples) = db.verify_values(n, request.sample);
+            progress.finished(&format!("{n:>2} stones: {checked} positions checked"));
+            let examples = examples.into_iter().map(|e| (e.pits, e.stored, e.computed)).collect();
+            let layer = LayerVerified { stones: n, checked, inconsistent, examples };
+            record.keep(&part, &digest, &layer)?;
+            layers.push(layer);
+        }
         let seconds = started.elapsed().as_secs_f64();
-        Ok(Box::new(VerifyReport { files: db.stones() + 1, layers, seconds }))
+        Ok(Box::new(VerifyReport { files: db.stones() + 1, layers, recorded, seconds }))
     }
 
     fn stats(&self, dir: &Path) -> Result<Box<dyn Report>, DirectoryError> {

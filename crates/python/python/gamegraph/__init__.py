@@ -239,12 +239,22 @@ def build(game: str, db: str, *, progress: bool = True, **options: Any) -> Dict[
 
 
 def verify(
-    game: str, db: str, *, sample: Optional[int] = 100_000, full: bool = False, progress: bool = True
+    game: str,
+    db: str,
+    *,
+    sample: Optional[int] = 100_000,
+    full: bool = False,
+    record: Optional[str] = None,
+    progress: bool = True,
 ) -> Dict[str, Any]:
     """Check the databases of ``game`` in ``db``: each file against its SHA-256, and stored
     values against their moves (Oware: ``sample`` positions per stone count, or all with
-    ``full=True``). Raises ``DatabaseError`` if a value is wrong; returns the report."""
-    return _native.verify(game, str(db), None if full else sample, progress)
+    ``full=True``). With ``record``, a file, each part's result is kept there as it is found
+    and the parts it holds from an earlier check of the same files are not checked again, so a
+    long check that was stopped resumes. Raises ``DatabaseError`` if a value is wrong; returns
+    the report."""
+    kept = None if record is None else str(record)
+    return _native.verify(game, str(db), None if full else sample, kept, progress)
 
 
 def stats(game: str, db: str) -> Dict[str, Any]:

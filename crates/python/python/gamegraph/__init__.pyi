@@ -65,7 +65,13 @@ def analyze(
 ) -> Dict[str, Any]: ...
 def build(game: str, db: str, *, progress: bool = True, **options: Any) -> Dict[str, Any]: ...
 def verify(
-    game: str, db: str, *, sample: Optional[int] = 100000, full: bool = False, progress: bool = True
+    game: str,
+    db: str,
+    *,
+    sample: Optional[int] = 100000,
+    full: bool = False,
+    record: Optional[str] = None,
+    progress: bool = True,
 ) -> Dict[str, Any]: ...
 def stats(game: str, db: str) -> Dict[str, Any]: ...
 

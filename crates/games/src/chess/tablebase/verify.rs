@@ -7,7 +7,7 @@ use super::super::index::Placement;
 use super::*;
 
 /// A stored value that its children contradict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mismatch {
     /// The position.
     pub fen: String,
