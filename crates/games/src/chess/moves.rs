@@ -27,6 +27,10 @@ pub struct Leaving {
 
 /// What the moves of one placement are, as the forward pass needs them.
 pub trait MoveVisitor {
+    /// Whether only captures are wanted (promotions that capture among them): the other moves
+    /// are then not generated, and [`MoveVisitor::inside`] never called. A reader raising a
+    /// table's entries to its captures' values wants those alone, of some 30 moves a position.
+    const CAPTURES_ONLY: bool = false;
     /// A legal move that stays in the table (neither a capture nor a promotion).
     fn inside(&mut self);
     /// A legal move that leaves the table.
@@ -36,7 +40,7 @@ pub trait MoveVisitor {
 impl TableIndex {
     /// Tells `visitor` of every legal move of the position `p`, and returns whether its side to
     /// move is in check. `p` must be a legal position: the side not to move is not in check.
-    pub fn visit_moves(&self, p: &Placement, visitor: &mut impl MoveVisitor) -> bool {
+    pub fn visit_moves<V: MoveVisitor>(&self, p: &Placement, visitor: &mut V) -> bool {
         let n = self.slots().len();
         let mover = p.to_move;
         let (mut own, mut their) = (0u64, 0u64);
@@ -70,6 +74,9 @@ impl TableIndex {
             };
             if threats.pinned & (1 << from) != 0 {
                 destinations &= get_line_rays(sq(king), sq(from)).0;
+            }
+            if V::CAPTURES_ONLY {
+                destinations &= targets;
             }
             let last_rank = if mover == Color::White { 7 } else { 0 };
             while destinations != 0 {
@@ -155,4 +162,58 @@ fn pawn_destinations(from: u8, color: Color, occupied: u64, targets: u64) -> u64
         }
     }
     captures | pushes
+}
+
+#[cfg(test)]
+mod tests {
+    use gamegraph::rng::SplitMix64;
+
+    use super::*;
+
+    /// The captures a visitor is told of, as (moved slot, square reached, promotion).
+    struct Captures<const ONLY: bool>(Vec<(usize, u8, Option<Piece>)>);
+
+    impl<const ONLY: bool> MoveVisitor for Captures<ONLY> {
+        const CAPTURES_ONLY: bool = ONLY;
+
+        fn inside(&mut self) {
+            assert!(!ONLY, "a visitor of captures only is told of no other move");
+        }
+
+        fn leaving(&mut self, mv: Leaving) {
+            if mv.captured.is_some() {
+                self.0.push((mv.moved, mv.after.squares[mv.moved], mv.promoted));
+            } else {
+                assert!(!ONLY, "a visitor of captures only is told of no other move");
+            }
+        }
+    }
+
+    /// A visitor of captures only is told of the captures every visitor is told of, no other
+    /// move, and as many as cozy-chess's legal moves onto an enemy piece.
+    #[test]
+    fn captures_only_are_the_captures_of_all_moves() {
+        let mut rng = SplitMix64(61);
+        for name in ["KQvKR", "KPvKP", "KRPvKR", "KBNvKP", "KQRvKQ", "KRvKPP"] {
+            let index = TableIndex::new(name.parse().unwrap());
+            let mut captures = 0;
+            for _ in 0..20_000 {
+                let Some(p) = index.placement(rng.below(index.len())) else { continue };
+                let (mut all, mut only) = (Captures::<false>(Vec::new()), Captures::<true>(Vec::new()));
+                let check = index.visit_moves(&p, &mut all);
+                assert_eq!(index.visit_moves(&p, &mut only), check);
+                assert_eq!(all.0, only.0, "{name}: {p:?}");
+                let board = index.board(&p).unwrap();
+                let mut expected = 0;
+                board.generate_moves(|moves| {
+                    expected +=
+                        moves.into_iter().filter(|mv| board.colors(!board.side_to_move()).has(mv.to)).count();
+                    false
+                });
+                assert_eq!(only.0.len(), expected, "{name}: {board}");
+                captures += expected;
+            }
+            assert!(captures > 1000, "{name}: {captures} captures");
+        }
+    }
 }

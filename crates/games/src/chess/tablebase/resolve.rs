@@ -79,6 +79,8 @@ fn best_capture(
         best: Option<Dtm>,
     }
     impl<C: ChildTables> MoveVisitor for Best<'_, C> {
+        const CAPTURES_ONLY: bool = true;
+
         fn inside(&mut self) {}
 
         fn leaving(&mut self, mv: Leaving) {
