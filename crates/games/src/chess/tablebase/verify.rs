@@ -28,26 +28,32 @@ pub fn verify_table(
 ) -> Vec<Mismatch> {
     let index = TableIndex::new(material);
     let table = CheckedTable { material, index: &index, entries, children };
-    let found: Vec<Mismatch> = (0..index.len())
+    let chunks = index.len().div_ceil(CHUNK);
+    (0..chunks)
         .into_par_iter()
-        .filter_map(|i| {
-            let stored = entries[i as usize].dtm();
-            let placement = index.placement(i);
-            let board = placement.and_then(|p| index.board(&p));
-            let expected = board.as_ref().and_then(|board| {
-                let p = placement.expect("a board comes from a placement");
-                table.best_of_children(board, &p, Some(i))
+        .flat_map_iter(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(index.len());
+            let mut found = Vec::new();
+            index.placements(range, |i, placement| {
+                let stored = entries[i as usize].dtm();
+                let board = placement.and_then(|p| index.board(&p));
+                let expected = board.as_ref().and_then(|board| {
+                    let p = placement.expect("a board comes from a placement");
+                    table.best_of_children(board, &p, Some(i))
+                });
+                if stored != expected && found.len() < limit {
+                    let fen = board.map_or(format!("index {i}"), |b| b.to_string());
+                    found.push(Mismatch { fen, stored, expected });
+                }
             });
-            (stored != expected).then(|| Mismatch {
-                fen: board.map_or(format!("index {i}"), |b| b.to_string()),
-                stored,
-                expected,
-            })
+            found
         })
         .take_any(limit)
-        .collect();
-    found
+        .collect()
 }
+
+/// Indices a task of [`verify_table`] takes: their placements follow each other.
+const CHUNK: u64 = 1 << 14;
 
 /// The most moves a position of this table checks before it reads their values: more than any
 /// position of five pieces has (three queens and a king have at most 89).
