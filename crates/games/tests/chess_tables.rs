@@ -9,7 +9,7 @@ use gamegraph::rng::SplitMix64;
 use gamegraph_games::chess::generate::{build_table, leaves_table, ChildTables};
 use gamegraph_games::chess::index::{Placement, TableIndex};
 use gamegraph_games::chess::material::Material;
-use gamegraph_games::chess::tablebase::{table_stats, verify_table, LoadedTables};
+use gamegraph_games::chess::tablebase::{table_stats, verify_table, verify_table_until, LoadedTables};
 use gamegraph_games::chess::{kings_touch, Dtm, Entry};
 
 /// Builds `names` and every table they lead to.
@@ -92,6 +92,8 @@ fn verify_finds_every_changed_value_and_only_where_moves_disagree() {
     let m = material("KPvKP");
     let built = entries(&loaded, "KPvKP");
     assert!(verify_table(m, &built, &loaded, 1).is_empty());
+    // A check told to stop stops, with no result rather than a partial one.
+    assert_eq!(verify_table_until(m, &built, &loaded, 1, &|| true), None);
     let index = TableIndex::new(m);
     let mut rng = SplitMix64(60);
     let mut changed = built.clone();

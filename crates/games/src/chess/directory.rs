@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::material::{parse_tables, Material};
 use super::tablebase::{
-    build as build_tables, table_stats, verify_table, BuildObserver, LoadedTables, Mismatch,
+    build as build_tables, table_stats, verify_table_until, BuildObserver, LoadedTables, Mismatch,
 };
 use super::tablebase::{TableEntry, TableStats, Tablebase};
 use super::Dtm;
@@ -408,7 +408,11 @@ pub fn verify(
         for (m, sides) in loaded.missing_for(material) {
             tables.load(&mut loaded, m, sides)?;
         }
-        let inconsistent = verify_table(material, &entries, &loaded, MISMATCHES_SHOWN);
+        let stop = || progress.interrupted();
+        let Some(inconsistent) = verify_table_until(material, &entries, &loaded, MISMATCHES_SHOWN, &stop)
+        else {
+            return Err(super::tablebase::TablebaseError::Interrupted.into());
+        };
         progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
         let result =
             TableVerified { material: entry.material.clone(), entries: entries.len() as u64, inconsistent };

@@ -421,4 +421,4 @@ fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), TablebaseError>
 pub use build::{build, BuildObserver, Silent};
 pub use loaded::LoadedTables;
 pub use stats::{table_stats, SideStats, TableStats};
-pub use verify::{verify_table, Mismatch};
+pub use verify::{verify_table, verify_table_until, Mismatch};

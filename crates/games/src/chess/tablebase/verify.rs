@@ -26,14 +26,29 @@ pub fn verify_table(
     children: &impl ChildTables,
     limit: usize,
 ) -> Vec<Mismatch> {
+    verify_table_until(material, entries, children, limit, &|| false).expect("never stopped")
+}
+
+/// [`verify_table`], stopped as soon as `stop` says so (it is asked at every few thousand
+/// entries): `None` then, for a check that a Ctrl-C ends within a second, not at its table's end.
+pub fn verify_table_until(
+    material: Material,
+    entries: &[Entry],
+    children: &impl ChildTables,
+    limit: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<Mismatch>> {
     let index = TableIndex::new(material);
     let table = CheckedTable { material, index: &index, entries, children };
     let chunks = index.len().div_ceil(CHUNK);
-    (0..chunks)
+    let found = (0..chunks)
         .into_par_iter()
         .flat_map_iter(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(index.len());
             let mut found = Vec::new();
+            if stop() {
+                return found;
+            }
             index.placements(range, |i, placement| {
                 let stored = entries[i as usize].dtm();
                 let board = placement.and_then(|p| index.board(&p));
@@ -49,7 +64,8 @@ pub fn verify_table(
             found
         })
         .take_any(limit)
-        .collect()
+        .collect();
+    (!stop()).then_some(found)
 }
 
 /// Indices a task of [`verify_table`] takes: their placements follow each other.
