@@ -84,6 +84,13 @@ fn stats_and_verify_report_the_tables() {
     let text = ok(&["verify", "chess", "--db", db, "--record", record]);
     assert!(text.contains("KQvK: 59136 entries, 0 inconsistent"), "{text}");
     assert!(text.contains("verified 1 tables") && text.contains("(1 of them by an earlier check"), "{text}");
+    // A table the record holds still has its file checked.
+    let file = dir.path().join("KQvK.dtm");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let err = fails(&["verify", "chess", "--db", db, "--record", record], "");
+    assert!(err.contains("KQvK.dtm") && err.contains("SHA-256"), "{err}");
     std::fs::write(record, "{\"part\": 3}\n").unwrap();
     let err = fails(&["verify", "chess", "--db", db, "--record", record], "");
     assert!(err.contains("verified.jsonl line 1 column"), "{err}");

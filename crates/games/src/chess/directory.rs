@@ -12,7 +12,7 @@ use super::material::{parse_tables, Material};
 use super::tablebase::{
     build as build_tables, table_stats, verify_table_until, BuildObserver, LoadedTables, Mismatch,
 };
-use super::tablebase::{TableEntry, TableStats, Tablebase};
+use super::tablebase::{ProbeError, TableEntry, TableStats, Tablebase, TablebaseError};
 use super::Dtm;
 use crate::databases::{
     report, BuildRequest, DatabaseDirectory, DirectoryError, Overall, Progress, Report, VerifyRequest,
@@ -223,7 +223,7 @@ impl DatabaseDirectory for EndgameTables {
         progress: &dyn Progress,
     ) -> Result<Option<Box<dyn Report>>, DirectoryError> {
         let spec = request.options.get("tables").unwrap_or_default();
-        let targets = parse_tables(spec).map_err(super::tablebase::TablebaseError::from)?;
+        let targets = parse_tables(spec).map_err(TablebaseError::from)?;
         Ok(match request.cluster {
             None => Some(Box::new(build(dir, &targets, progress)?)),
             Some(cluster) => {
@@ -245,8 +245,7 @@ impl DatabaseDirectory for EndgameTables {
         let tables = Tablebase::open(dir)?;
         let mut all = Vec::new();
         for entry in tables.entries() {
-            let material: Material =
-                entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
+            let material: Material = entry.material.parse().map_err(TablebaseError::from)?;
             all.push(table_stats(material, &tables.values(material)?)?);
         }
         Ok(Box::new(StatsReport { db: dir.display().to_string(), tables: all }))
@@ -332,8 +331,7 @@ pub fn build_on_cluster(
                     LayerEvent::Done { layer, seconds, .. } => {
                         let material = order[layer];
                         let listed = read_manifest(dir)?.and_then(|m| m.entry(material).cloned());
-                        let entry = listed
-                            .ok_or(super::tablebase::TablebaseError::NoTables { dir: dir.to_path_buf() })?;
+                        let entry = listed.ok_or(TablebaseError::NoTables { dir: dir.to_path_buf() })?;
                         observer.finished(material, seconds, &entry);
                     }
                 }
@@ -376,8 +374,8 @@ pub fn build_on_cluster(
 }
 
 /// Every entry of every table of `dir` against its children's. With a `record`, each table's
-/// result is kept there as it is found, and a table the record holds (checked in the same file)
-/// is not checked again: a check stopped part way resumes.
+/// result is kept there as it is found, and a table the record holds (checked in the same files)
+/// is not checked again, only its file's digest: a check stopped part way resumes.
 pub fn verify(
     dir: &Path,
     record: Option<&Path>,
@@ -392,10 +390,13 @@ pub fn verify(
     for entry in tables.entries() {
         digest = chained(&digest, &entry.sha256);
         if progress.interrupted() {
-            return Err(super::tablebase::TablebaseError::Interrupted.into());
+            return Err(TablebaseError::Interrupted.into());
         }
-        let material: Material = entry.material.parse().map_err(super::tablebase::TablebaseError::from)?;
+        let material: Material = entry.material.parse().map_err(TablebaseError::from)?;
         if let Some(result) = record.result(&entry.material, &digest) {
+            // The record stands for the values checked, not for the file as it is now.
+            let damaged = |e: ProbeError| TablebaseError::Damaged { material, message: e.to_string() };
+            tables.table(material).map_err(damaged)?;
             progress.finished(&format!("{material:>8}: checked before (the record has it)"));
             verified.push(result);
             recorded += 1;
@@ -411,7 +412,7 @@ pub fn verify(
         let stop = || progress.interrupted();
         let Some(inconsistent) = verify_table_until(material, &entries, &loaded, MISMATCHES_SHOWN, &stop)
         else {
-            return Err(super::tablebase::TablebaseError::Interrupted.into());
+            return Err(TablebaseError::Interrupted.into());
         };
         progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
         let result =
