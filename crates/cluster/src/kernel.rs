@@ -239,7 +239,7 @@ where
     let sent_elsewhere = Rc::new(Cell::new(0u64));
     for &level in levels {
         let probe = ProbeHandle::new();
-        let acted = Rc::new(RefCell::new(BTreeMap::new()));
+        let acted = Rc::new(RefCell::new(ExitLists::default()));
         let mut kernel = LevelKernel {
             store: Rc::clone(&store),
             predecessors: Rc::clone(&predecessors),
@@ -249,7 +249,7 @@ where
             index: share.index,
             level,
             decided: BTreeMap::new(),
-            waiting: BTreeMap::new(),
+            waiting: ExitLists::default(),
             live: Vec::new(),
         };
         let seeds = Rc::clone(&seeds);
@@ -275,7 +275,8 @@ where
                                 let Some(cap) = cap.retain_least(output.output_index()) else { return };
                                 let round = cap.time() / 2;
                                 for batch in data {
-                                    kernel.act_all(batch.iter().copied(), round);
+                                    let local = |m: &Message| (ownership.local(m >> 8) as u64, *m as u8);
+                                    kernel.act_all(batch.iter().map(local), round);
                                 }
                                 // Their decisions are told at 2 * round + 1.
                                 let time = 2 * round + 1;
@@ -312,9 +313,7 @@ where
         });
         worker.step_or_park_while(None, || !probe.done());
         // The level is over: every round is.
-        for (round, exits) in acted.take() {
-            tell_kept(&*store, ownership, level, &*kept, round, exits);
-        }
+        tell_kept(&*store, level, &*kept, acted.take().iter());
     }
     debug_assert!(seeds.borrow_mut().next().is_none(), "every seed's level is among the levels, in order");
     SENT_ELSEWHERE.fetch_add(sent_elsewhere.get(), Ordering::Relaxed);
@@ -322,22 +321,64 @@ where
     Rc::try_unwrap(store).unwrap_or_else(|_| panic!("the dataflows are done with the store"))
 }
 
-/// Tells `kept` of the position (owned here) of each of `exits`, acted in `round` of `level`,
-/// whose label is the one the exit gives: whether the exit decided it or a move inside did the
-/// same in that round.
+/// Tells `kept` of the position (owned here) of each of `exits` (the round it acted in, the
+/// position's local index and what the exit says) of `level` whose label is the one the exit
+/// gives: whether the exit decided it or a move inside did the same in that round.
 fn tell_kept<S: LabelStore<Node = u64>>(
     store: &S,
-    ownership: Ownership,
     level: Stake,
     kept: &dyn Fn(usize),
-    round: u32,
-    exits: Vec<Message>,
+    exits: impl Iterator<Item = (u32, u64, u8)>,
 ) {
-    for exit in exits {
-        let local = ownership.local(exit >> 8);
-        if store.label(local as u64) == Some(through_child(exit as u8, level, round).1) {
-            kept(local);
+    for (round, local, what) in exits {
+        if store.label(local) == Some(through_child(what, level, round).1) {
+            kept(local as usize);
         }
+    }
+}
+
+/// Exits of owned positions by the round they act in, four bytes each: the position's local
+/// index and the side of the position the exit reaches. A layer's exits can be most of its
+/// positions, and a chess table's mostly act at one level, all held from its start: as
+/// messages (eight bytes) they would take twice what the forward pass held them in.
+#[derive(Default)]
+struct ExitLists(BTreeMap<(u32, u32), Vec<u32>>);
+
+impl ExitLists {
+    /// Adds the exit `what` ([`MOVE_TO_WON`] or [`MOVE_TO_LOST`]) of the position at `local`,
+    /// acting in `round`. A list holds the local indices that share their bits above the 31st.
+    fn push(&mut self, round: u32, local: u64, what: u8) {
+        let list = self.0.entry((round, (local >> 31) as u32)).or_default();
+        list.push((local as u32 & 0x7FFF_FFFF) << 1 | u32::from(what == MOVE_TO_WON));
+    }
+
+    /// The first round with exits, if any.
+    fn first_round(&self) -> Option<u32> {
+        self.0.keys().next().map(|&(round, _)| round)
+    }
+
+    /// Removes and returns the exits of the first round.
+    fn take_first(&mut self) -> ExitLists {
+        let Some(round) = self.first_round() else { return ExitLists::default() };
+        let later = self.0.split_off(&(round + 1, 0));
+        ExitLists(std::mem::replace(&mut self.0, later))
+    }
+
+    /// Adds `other`'s exits.
+    fn append(&mut self, other: ExitLists) {
+        for (key, mut list) in other.0 {
+            self.0.entry(key).or_default().append(&mut list);
+        }
+    }
+
+    /// Each exit: its round, its position's local index and what it says.
+    fn iter(&self) -> impl Iterator<Item = (u32, u64, u8)> + '_ {
+        self.0.iter().flat_map(|(&(round, high), list)| {
+            list.iter().map(move |&e| {
+                let what = if e & 1 == 1 { MOVE_TO_WON } else { MOVE_TO_LOST };
+                (round, u64::from(high) << 31 | u64::from(e >> 1), what)
+            })
+        })
     }
 }
 
@@ -353,7 +394,7 @@ struct LevelKernel<S> {
     kept: Rc<dyn Fn(usize)>,
     /// By round, the exits acted in it: once the round is over here (its moves inside may come
     /// after its exits), those whose position's label is the one they give are `kept`.
-    acted: Rc<RefCell<BTreeMap<u32, Vec<Message>>>>,
+    acted: Rc<RefCell<ExitLists>>,
     ownership: Ownership,
     /// This worker's index.
     index: usize,
@@ -361,8 +402,8 @@ struct LevelKernel<S> {
     /// By round, the positions decided in it (local index and side), to be told to their
     /// predecessors once the round is over everywhere.
     decided: BTreeMap<u32, Vec<Decision>>,
-    /// By round, the exits that act in it (after round 1), as messages to their own position.
-    waiting: BTreeMap<u32, Vec<Message>>,
+    /// By round, the exits that act in it (after round 1).
+    waiting: ExitLists,
     /// The messages [`LevelKernel::act_all`] applies, by local index, kept for its next call.
     live: Vec<(u64, u8)>,
 }
@@ -376,25 +417,17 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     fn start(&mut self, seeds: &mut std::iter::Peekable<impl Iterator<Item = Seed<Node>>>) {
         let level = self.level;
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
+            let m = seed_message(&seed);
+            let local = self.ownership.local(m >> 8) as u64;
             match seed {
-                Seed::Final { .. } => self.act(seed_message(&seed), 0),
+                Seed::Final { .. } => self.act_at(local, m as u8, 0),
                 Seed::Exit { remoteness: 0, .. } => {
-                    self.act(seed_message(&seed), 1);
-                    self.acted.borrow_mut().entry(1).or_default().push(seed_message(&seed));
+                    self.act_at(local, m as u8, 1);
+                    self.acted.borrow_mut().push(1, local, m as u8);
                 }
-                Seed::Exit { remoteness, .. } => {
-                    self.waiting.entry(remoteness + 1).or_default().push(seed_message(&seed));
-                }
+                Seed::Exit { remoteness, .. } => self.waiting.push(remoteness + 1, local, m as u8),
             }
         }
-    }
-
-    /// Applies one message to its position (owned here) in round `round`, and keeps the position
-    /// if that decided it.
-    #[inline]
-    fn act(&mut self, m: Message, round: u32) {
-        let local = self.ownership.local(m >> 8) as u64;
-        self.act_at(local, m as u8, round);
     }
 
     /// Applies a message's `what` to the owned position `local` in round `round`, and keeps the
@@ -406,14 +439,15 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         }
     }
 
-    /// Applies `messages` (to positions owned here) in round `round`, as [`LevelKernel::act`]
-    /// one by one would. A message to a decided position changes nothing: plain loads drop them
-    /// first, so that their cache misses overlap, and the atomic updates after them (which order
-    /// memory accesses) find their lines in cache, as in the one-machine kernel.
-    fn act_all(&mut self, messages: impl Iterator<Item = Message>, round: u32) {
-        let (store, ownership) = (&*self.store, self.ownership);
+    /// Applies `messages` (each to a position owned here, by local index) in round `round`, as
+    /// [`LevelKernel::act_at`] one by one would. A message to a decided position changes
+    /// nothing: plain loads drop them first, so that their cache misses overlap, and the atomic
+    /// updates after them (which order memory accesses) find their lines in cache, as in the
+    /// one-machine kernel.
+    fn act_all(&mut self, messages: impl Iterator<Item = (u64, u8)>, round: u32) {
+        let store = &*self.store;
         let mut live = std::mem::take(&mut self.live);
-        live.extend(messages.map(|m| (ownership.local(m >> 8) as u64, m as u8)));
+        live.extend(messages);
         live.retain(|&(local, _)| !store.is_decided(local));
         for &(local, what) in &live {
             self.act_at(local, what, round);
@@ -426,9 +460,8 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     /// here (no move of theirs can still arrive).
     fn tell_kept(&self, over: impl Fn(u32) -> bool) {
         let mut acted = self.acted.borrow_mut();
-        while let Some(exits) = acted.first_entry().filter(|e| over(*e.key())) {
-            let (round, exits) = exits.remove_entry();
-            tell_kept(&*self.store, self.ownership, self.level, &*self.kept, round, exits);
+        while acted.first_round().is_some_and(&over) {
+            tell_kept(&*self.store, self.level, &*self.kept, acted.take_first().iter());
         }
     }
 
@@ -436,17 +469,17 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     /// applying the exits of round `k` (`2k - 1`, where round `k`'s messages are sent).
     fn next_time(&self) -> Option<u32> {
         let tell = self.decided.keys().next().map(|&r| 2 * r + 1);
-        let exits = self.waiting.keys().next().map(|&k| 2 * k - 1);
+        let exits = self.waiting.first_round().map(|k| 2 * k - 1);
         tell.into_iter().chain(exits).min()
     }
 
     /// Does the work of `time` (see [`LevelKernel::next_time`]), sending at most `budget`
     /// messages into `out`; false if some of it is left for later.
     fn work(&mut self, time: u32, out: &mut dyn FnMut(Message), budget: &mut usize) -> bool {
-        if let Some(exits) = self.waiting.first_entry().filter(|e| 2 * *e.key() - 1 == time) {
-            let (round, exits) = exits.remove_entry();
-            self.act_all(exits.iter().copied(), round);
-            self.acted.borrow_mut().entry(round).or_default().extend(exits);
+        if let Some(round) = self.waiting.first_round().filter(|k| 2 * k - 1 == time) {
+            let exits = self.waiting.take_first();
+            self.act_all(exits.iter().map(|(_, local, what)| (local, what)), round);
+            self.acted.borrow_mut().append(exits);
             return true;
         }
         let (round, mut list) = self.decided.pop_first().expect("decisions to tell");
@@ -460,7 +493,7 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
             let mut sent = 0;
             (self.predecessors)((decision >> 1) as usize, &mut |p| {
                 if ownership.owner(p) == index {
-                    own.push(message(p, to));
+                    own.push((ownership.local(p) as u64, to));
                 } else {
                     out(message(p, to));
                 }
@@ -558,6 +591,31 @@ pub fn label_of(decided: &Decided) -> Label {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Exit lists give back every exit pushed, local indices beyond 32 bits included, round by
+    /// round from the first.
+    #[test]
+    fn exit_lists_keep_each_exit_by_round() {
+        let pushed = [
+            (3, 5, MOVE_TO_WON),
+            (1, (1 << 31) + 7, MOVE_TO_LOST),
+            (1, 0, MOVE_TO_WON),
+            (3, (1 << 40) + (1 << 31) - 1, MOVE_TO_LOST),
+            (1, (1 << 31) - 1, MOVE_TO_WON),
+        ];
+        let mut lists = ExitLists::default();
+        pushed.iter().for_each(|&(round, local, what)| lists.push(round, local, what));
+        let mut all: Vec<_> = lists.iter().collect();
+        let mut expected = pushed.to_vec();
+        all.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(all, expected);
+        let first = lists.take_first();
+        assert!(first.iter().all(|e| e.0 == 1) && first.iter().count() == 3);
+        assert_eq!(lists.first_round(), Some(3));
+        lists.append(first);
+        assert_eq!(lists.iter().count(), pushed.len());
+    }
 
     proptest! {
         /// Every position has one owner, at a local index that leads back to it, inside one of
