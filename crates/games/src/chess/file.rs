@@ -195,47 +195,93 @@ fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
     zstd::bulk::Compressor::new(LEVEL)
 }
 
-/// Block `b` of `entries` stored by `format` in `order`, compressed.
+/// Consecutive entries of a table: all of them, or one side to move's half.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    entries: &'a [Entry],
+    /// The table index of the first.
+    first: u64,
+}
+
+impl View<'_> {
+    /// The blocks of `per_block` entries whose indices all lie in the view.
+    fn blocks(&self, per_block: u64) -> std::ops::Range<u64> {
+        self.first / per_block..(self.first + self.entries.len() as u64).div_ceil(per_block)
+    }
+}
+
+/// Block `b` of the entries `view` holds, stored by `format` in `order`, compressed.
 fn compress_block(
     compressor: &mut io::Result<zstd::bulk::Compressor<'static>>,
-    entries: &[Entry],
+    view: View,
     order: &DigitOrder,
     format: Format,
     b: u64,
 ) -> io::Result<Vec<u8>> {
     let per_block = format.per_block() as u64;
-    let range = b * per_block..((b + 1) * per_block).min(entries.len() as u64);
+    let end = view.first + view.entries.len() as u64;
+    let range = b * per_block..((b + 1) * per_block).min(end);
     let mut block = Vec::with_capacity(range.clone().count());
-    order.table_indices(range, |i| block.push(entries[i as usize]));
+    order.table_indices(range, |i| block.push(view.entries[(i - view.first) as usize]));
     format.stored(&mut block);
     // Low bytes first, then high bytes (mostly zero): they compress apart far better.
     let raw: Vec<u8> =
         block.iter().map(|e| e.0 as u8).chain(block.iter().map(|e| (e.0 >> 8) as u8)).collect();
-    compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)
+    let mut compressed =
+        compressor.as_mut().map_err(|e| io::Error::new(e.kind(), e.to_string()))?.compress(&raw)?;
+    // zstd gives it the capacity of the worst case, about 17 times what a block of a large
+    // table takes: a table's blocks would hold as much again as its entries.
+    compressed.shrink_to_fit();
+    Ok(compressed)
 }
 
-/// The digit order in which `entries` compress smallest: every candidate compresses the same
-/// sample of blocks, and the smallest total for each side to move wins, the first candidate on
-/// a tie, so that a build is deterministic.
-fn best_order(material: Material, entries: &[Entry], format: Format) -> io::Result<DigitOrder> {
+/// The blocks of the entries `view` holds, stored by `format` in `order`, compressed in parallel.
+fn compress_blocks(view: View, order: &DigitOrder, format: Format) -> io::Result<Vec<Vec<u8>>> {
+    view.blocks(format.per_block() as u64)
+        .into_par_iter()
+        // A compression context costs about as much to make as a block to compress: one per
+        // piece of work rayon splits off.
+        .map_init(compressor, |c, b| compress_block(c, view, order, format, b))
+        .collect()
+}
+
+/// The candidate digit orders of a table, and for each the bytes that a sample of the table's
+/// blocks compress to in it, for each side to move.
+struct CandidateSizes {
+    candidates: Vec<Vec<u8>>,
+    sizes: Vec<[u64; 2]>,
+}
+
+impl CandidateSizes {
+    /// The candidate whose sampled blocks of the side to move `side` took the fewest bytes, the
+    /// first on a tie, so that a build is deterministic.
+    fn smallest(&self, side: usize) -> &[u8] {
+        let at = (0..self.candidates.len()).min_by_key(|&i| (self.sizes[i][side], i));
+        self.candidates[at.expect("one candidate at least")].as_slice()
+    }
+}
+
+/// [`CandidateSizes`] of the table of `material` (of `len` indices), from the sampled blocks
+/// that `view` holds.
+fn candidate_sizes(material: Material, len: u64, view: View, format: Format) -> io::Result<CandidateSizes> {
     let digits = TableIndex::new(material).digits();
     let candidates = DigitOrder::candidates(&digits);
-    let blocks = (entries.len() as u64).div_ceil(BLOCK_ENTRIES as u64);
+    let blocks = len.div_ceil(BLOCK_ENTRIES as u64);
     // At least 32 blocks where the table has them. The step is prime to every digit's number of
     // values: a step of 64 blocks put every sampled block at the same squares of the slowest
     // pieces, and chose for KQRvKR an order that was not its best.
     let step = SAMPLE_STEPS.into_iter().find(|&step| blocks / step >= 32).unwrap_or(1);
-    let sampled: Vec<u64> = (0..blocks).step_by(step as usize).collect();
-    let half = entries.len() as u64 / 2;
-    // Each candidate's sampled bytes for each side to move.
-    let sizes: Vec<[u64; 2]> = candidates
+    let held = view.blocks(BLOCK_ENTRIES as u64);
+    let sampled: Vec<u64> = (0..blocks).step_by(step as usize).filter(|b| held.contains(b)).collect();
+    let half = len / 2;
+    let sizes = candidates
         .par_iter()
         .map(|candidate| {
             let order = DigitOrder::new(&digits, [candidate, candidate]).expect("a candidate is an order");
             sampled
                 .par_iter()
                 .map_init(compressor, |c, &b| {
-                    let len = compress_block(c, entries, &order, format, b)?.len() as u64;
+                    let len = compress_block(c, view, &order, format, b)?.len() as u64;
                     let mut size = [0, 0];
                     size[usize::from(b * BLOCK_ENTRIES as u64 >= half)] = len;
                     Ok(size)
@@ -243,17 +289,54 @@ fn best_order(material: Material, entries: &[Entry], format: Format) -> io::Resu
                 .try_reduce(|| [0, 0], |a, b| Ok([a[0] + b[0], a[1] + b[1]]))
         })
         .collect::<io::Result<_>>()?;
-    let best = |side: usize| {
-        let at = (0..candidates.len()).min_by_key(|&i| (sizes[i][side], i)).expect("one candidate at least");
-        candidates[at].as_slice()
-    };
-    Ok(DigitOrder::new(&digits, [best(0), best(1)]).expect("candidates are orders"))
+    Ok(CandidateSizes { candidates, sizes })
+}
+
+/// The digit order in which `entries` compress smallest: every candidate compresses the same
+/// sample of blocks, and the smallest total for each side to move wins.
+fn best_order(material: Material, entries: &[Entry], format: Format) -> io::Result<DigitOrder> {
+    let view = View { entries, first: 0 };
+    let sizes = candidate_sizes(material, entries.len() as u64, view, format)?;
+    let digits = TableIndex::new(material).digits();
+    let order = [sizes.smallest(0), sizes.smallest(1)];
+    Ok(DigitOrder::new(&digits, order).expect("candidates are orders"))
 }
 
 /// Writes `entries` of `material` (as a build marks them) as a table file to `out`, and returns
 /// its SHA-256 (hex) and its size in bytes.
 pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
     write_format(out, material, entries, Format::Version4)
+}
+
+/// [`write()`] with the entries read one side to move's half at a time (`half(0)` White's, then
+/// `half(1)` Black's), never both held: the same file, for a writer that reads them from disk (a
+/// cluster's leader, from the file its workers wrote). Each side's digit order is chosen from its
+/// own blocks, as [`write()`] chooses it; a table whose halves do not hold whole blocks (three
+/// pieces) is read whole.
+pub fn write_by_halves(
+    out: &mut impl Write,
+    material: Material,
+    mut half: impl FnMut(usize) -> io::Result<Vec<Entry>>,
+) -> io::Result<(String, u64)> {
+    let format = Format::Version4;
+    let len = TableIndex::new(material).len();
+    if !(len / 2).is_multiple_of(format.per_block() as u64) {
+        let mut entries = half(0)?;
+        entries.append(&mut half(1)?);
+        return write(out, material, &entries);
+    }
+    let digits = TableIndex::new(material).digits();
+    let (mut chosen, mut blocks) = (Vec::new(), Vec::new());
+    for side in 0..2 {
+        let entries = half(side)?;
+        let view = View { entries: &entries, first: side as u64 * (len / 2) };
+        let best = candidate_sizes(material, len, view, format)?.smallest(side).to_vec();
+        let order = DigitOrder::new(&digits, [&best, &best]).expect("a candidate is an order");
+        blocks.extend(compress_blocks(view, &order, format)?);
+        chosen.push(best);
+    }
+    let order = DigitOrder::new(&digits, [&chosen[0], &chosen[1]]).expect("candidates are orders");
+    write_blocks(out, material, format, len, &order, &blocks)
 }
 
 /// [`write()`] in `format`: version 1 for tools and tests that need files as older builds wrote
@@ -269,13 +352,21 @@ pub fn write_format(
     } else {
         DigitOrder::identity(&TableIndex::new(material).digits())
     };
+    let blocks = compress_blocks(View { entries, first: 0 }, &order, format)?;
+    write_blocks(out, material, format, entries.len() as u64, &order, &blocks)
+}
+
+/// Writes the file of the table of `material`, of `len` entries, from its compressed `blocks`
+/// stored by `format` in `order`; returns its SHA-256 (hex) and its size in bytes.
+fn write_blocks(
+    out: &mut impl Write,
+    material: Material,
+    format: Format,
+    len: u64,
+    order: &DigitOrder,
+    blocks: &[Vec<u8>],
+) -> io::Result<(String, u64)> {
     let per_block = format.per_block();
-    let blocks: Vec<Vec<u8>> = (0..(entries.len() as u64).div_ceil(per_block as u64))
-        .into_par_iter()
-        // A compression context costs about as much to make as a block to compress: one per
-        // piece of work rayon splits off.
-        .map_init(compressor, |c, b| compress_block(c, entries, &order, format, b))
-        .collect::<io::Result<_>>()?;
     let header_len = format.header_len();
     let mut header = Vec::with_capacity(header_len + 8 * (blocks.len() + 1));
     header.extend_from_slice(format.magic());
@@ -283,7 +374,7 @@ pub fn write_format(
     let text = material.to_string();
     name[..text.len()].copy_from_slice(text.as_bytes());
     header.extend_from_slice(&name);
-    header.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    header.extend_from_slice(&len.to_le_bytes());
     header.extend_from_slice(&(per_block as u32).to_le_bytes());
     header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
     if format.ordered() {
@@ -294,14 +385,14 @@ pub fn write_format(
         }
     }
     let mut offset = (header_len + 8 * (blocks.len() + 1)) as u64;
-    for block in &blocks {
+    for block in blocks {
         header.extend_from_slice(&offset.to_le_bytes());
         offset += block.len() as u64;
     }
     header.extend_from_slice(&offset.to_le_bytes());
     let mut out = Sha256Writer::new(out);
     out.write_all(&header)?;
-    for block in &blocks {
+    for block in blocks {
         out.write_all(block)?;
     }
     let (sha256, bytes) = out.finish();
@@ -477,8 +568,7 @@ impl TableFile {
         self.decompress_all(false)
     }
 
-    /// The entries of the table's indices `range` (whole sides to move), for lookups of
-    /// positions only (as [`TableFile::all_at_positions`]).
+    /// The entries of the table's indices `range`, for lookups of positions only (as [`TableFile::all_at_positions`]).
     pub fn entries_at_positions(&self, range: Range<u64>) -> Result<Vec<Entry>, FileError> {
         let cells: Vec<AtomicU16> =
             range.clone().into_par_iter().map(|_| AtomicU16::new(Entry::NONE.0)).collect();
@@ -527,12 +617,20 @@ impl TableFile {
     }
 
     /// Calls `put` with the table's index and the entry of every entry of the table's indices
-    /// `range`, which holds whole sides to move (the file's order keeps each side's entries apart,
-    /// in the same range). The blocks are decompressed in parallel, each entry put straight into
+    /// `range`. The file's order keeps each side's entries apart, in the same range, so a range
+    /// of whole sides to move reads only its own blocks; any other range reads those of the
+    /// halves it lies in (a cluster worker's share of a table). The blocks are decompressed in parallel, each entry put straight into
     /// its place: a table is never held twice, in the file's order and in its own.
     fn for_each_entry(&self, range: Range<u64>, put: impl Fn(u64, Entry) + Sync) -> Result<(), FileError> {
         let per_block = self.per_block as u64;
-        let blocks = (range.start / per_block) as usize..range.end.div_ceil(per_block) as usize;
+        // A digit order of its own scatters a half's indices over the whole half of the file.
+        let file_range = if self.order.is_identity() {
+            range.clone()
+        } else {
+            let half = self.entries / 2;
+            range.start / half * half..range.end.div_ceil(half) * half
+        };
+        let blocks = (file_range.start / per_block) as usize..file_range.end.div_ceil(per_block) as usize;
         blocks.into_par_iter().try_for_each(|b| {
             let block = self.block(b)?;
             let start = b as u64 * per_block;
@@ -614,6 +712,49 @@ mod tests {
             sizes.push(size);
         }
         assert!(sizes[2] < sizes[1] && sizes[1] < sizes[0], "each version smaller: {sizes:?}");
+    }
+
+    /// Written one half at a time, a table's file is the one written whole, byte for byte:
+    /// KRvKR, whose halves hold whole blocks and whose sides choose different digit orders, and
+    /// KRvK, whose halves do not (read whole). A range of indices inside a half reads back its
+    /// own entries, as whole halves do.
+    #[test]
+    fn a_file_written_by_halves_is_the_file_written_whole() {
+        for name in ["KRvKR", "KRvK"] {
+            let material: Material = name.parse().unwrap();
+            let index = TableIndex::new(material);
+            let mut rng = gamegraph::rng::SplitMix64(6);
+            let entries: Vec<Entry> = (0..index.len())
+                .map(|i| match index.placement(i) {
+                    None => Entry::NONE,
+                    // Values that follow one piece's square on one side and another's on the
+                    // other, so that each side's best order is its own.
+                    Some(p) if i < index.len() / 2 => Entry(u16::from(p.squares[2] / 8)),
+                    Some(p) if rng.below(4) == 0 => Entry(u16::from(p.squares[3] % 8)).by_capture(),
+                    Some(p) => Entry(u16::from(p.squares[3] % 8)),
+                })
+                .collect();
+            let mut whole = Vec::new();
+            let written = write(&mut whole, material, &entries).unwrap();
+            let half = entries.len() / 2;
+            let mut by_halves = Vec::new();
+            let halves = write_by_halves(&mut by_halves, material, |side| {
+                Ok(entries[side * half..(side + 1) * half].to_vec())
+            });
+            assert_eq!(halves.unwrap(), written, "{name}");
+            assert!(whole == by_halves, "{name}: the same bytes");
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.dtm");
+            std::fs::write(&path, &whole).unwrap();
+            let file = TableFile::open(&path, material, entries.len() as u64, Some(&written.0)).unwrap();
+            if name == "KRvKR" {
+                assert_ne!(file.order.order(0), file.order.order(1), "each side its own order");
+            }
+            let all = file.all_at_positions().unwrap();
+            let inside = half as u64 + 1000..half as u64 + 5000;
+            let part = file.entries_at_positions(inside.clone()).unwrap();
+            assert_eq!(part, all[inside.start as usize..inside.end as usize], "{name}");
+        }
     }
 
     /// Version 4 stores every entry of a position as it is, but where the build marked its

@@ -111,17 +111,27 @@ pub(super) fn write_table(
     material: Material,
     entries: &[Entry],
 ) -> Result<TableEntry, TablebaseError> {
+    write_table_with(dir, material, |mut out| file::write(&mut out, material, entries))
+}
+
+/// Writes one table file atomically with `write`, which writes it and returns its SHA-256 and
+/// size, and returns its manifest entry.
+pub(super) fn write_table_with(
+    dir: &Path,
+    material: Material,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<(String, u64)>,
+) -> Result<TableEntry, TablebaseError> {
     let name = file_name(material);
     let mut written = None;
-    storage::write_atomically(&dir.join(&name), |mut out| {
-        written = Some(file::write(&mut out, material, entries)?);
+    storage::write_atomically(&dir.join(&name), |out| {
+        written = Some(write(out)?);
         Ok(())
     })?;
     let (sha256, bytes) = written.expect("written when the write succeeded");
     Ok(TableEntry {
         material: material.to_string(),
         file: name,
-        entries: entries.len() as u64,
+        entries: TableIndex::new(material).len(),
         bytes,
         sha256,
     })
