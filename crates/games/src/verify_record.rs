@@ -66,13 +66,22 @@ struct Line<T> {
 pub struct VerifyRecord<T> {
     path: Option<PathBuf>,
     kept: HashMap<String, (String, T)>,
+    /// The digest of the files of the parts [`VerifyRecord::check`] was given so far.
+    chain: String,
+    /// How many of their results came from the record.
+    recorded: usize,
 }
 
 impl<T: Serialize + DeserializeOwned + Clone> VerifyRecord<T> {
     /// The record in `path`: read if the file exists (a missing file is an empty record), and
     /// kept in as the check goes. `None`: a check that keeps nothing.
     pub fn open(path: Option<&Path>) -> Result<Self, RecordError> {
-        let mut record = VerifyRecord { path: path.map(Path::to_path_buf), kept: HashMap::new() };
+        let mut record = VerifyRecord {
+            path: path.map(Path::to_path_buf),
+            kept: HashMap::new(),
+            chain: String::new(),
+            recorded: 0,
+        };
         let Some(path) = path else { return Ok(record) };
         let io_error = |cause| RecordError::Io { path: path.to_path_buf(), cause };
         let text = match fs::read_to_string(path) {
@@ -95,6 +104,32 @@ impl<T: Serialize + DeserializeOwned + Clone> VerifyRecord<T> {
             record.kept.insert(line.part, (line.sha256, line.result));
         }
         Ok(record)
+    }
+
+    /// The result of the next part of a check, `part`, whose file's SHA-256 is `sha256`: the one
+    /// the record holds if it was checked in the same files as now (this part's and every part's
+    /// before it, as this record was given them), else the one `check` finds, kept. Whether it
+    /// came from the record, too. The parts are given in the order they are checked.
+    pub fn check<E: From<RecordError>>(
+        &mut self,
+        part: &str,
+        sha256: &str,
+        check: impl FnOnce() -> Result<T, E>,
+    ) -> Result<(T, bool), E> {
+        self.chain = chained(&self.chain, sha256);
+        let chain = self.chain.clone();
+        if let Some(result) = self.result(part, &chain) {
+            self.recorded += 1;
+            return Ok((result, true));
+        }
+        let result = check()?;
+        self.keep(part, &chain, &result)?;
+        Ok((result, false))
+    }
+
+    /// How many results [`VerifyRecord::check`] took from the record.
+    pub fn recorded(&self) -> usize {
+        self.recorded
     }
 
     /// The result kept for `part` if it was checked in files of digest `sha256` (see [`chained`]).
@@ -163,6 +198,33 @@ mod tests {
         let error = VerifyRecord::<Vec<u32>>::open(Some(&path)).unwrap_err().to_string();
         assert!(error.contains("line 2 column"), "{error}");
         assert!(error.contains("record"), "{error}");
+    }
+
+    /// A check run again on its record checks nothing; once an earlier part's file changes, that
+    /// part and every one after it are checked again.
+    #[test]
+    fn a_check_takes_from_the_record_the_parts_checked_in_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record");
+        let run = |shas: [&str; 3]| {
+            let mut kept = record(&path);
+            let mut checked = Vec::new();
+            for (part, sha) in ["KRvK", "KQvK", "KRvKR"].into_iter().zip(shas) {
+                let (result, recorded) = kept
+                    .check(part, sha, || {
+                        checked.push(part);
+                        Ok::<_, RecordError>(vec![part.len() as u32])
+                    })
+                    .unwrap();
+                assert_eq!(result, vec![part.len() as u32]);
+                assert_eq!(recorded, !checked.contains(&part));
+            }
+            assert_eq!(kept.recorded(), 3 - checked.len());
+            checked
+        };
+        assert_eq!(run(["aa", "bb", "cc"]), ["KRvK", "KQvK", "KRvKR"]);
+        assert!(run(["aa", "bb", "cc"]).is_empty());
+        assert_eq!(run(["aa", "bx", "cc"]), ["KQvK", "KRvKR"], "what comes after a rebuilt file");
     }
 
     #[test]

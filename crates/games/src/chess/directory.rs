@@ -18,7 +18,7 @@ use crate::databases::{
     report, BuildRequest, DatabaseDirectory, DirectoryError, Overall, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameOption, OptionKind};
-use crate::verify_record::{chained, VerifyRecord};
+use crate::verify_record::VerifyRecord;
 
 /// The endgame tables of up to five pieces, one file a material.
 pub struct EndgameTables;
@@ -386,41 +386,41 @@ pub fn verify(
     let mut record = VerifyRecord::<TableVerified>::open(record)?;
     let mut loaded = LoadedTables::new();
     let mut verified = Vec::new();
-    let (mut recorded, mut digest) = (0, String::new());
     for entry in tables.entries() {
-        digest = chained(&digest, &entry.sha256);
         if progress.interrupted() {
             return Err(TablebaseError::Interrupted.into());
         }
         let material: Material = entry.material.parse().map_err(TablebaseError::from)?;
-        if let Some(result) = record.result(&entry.material, &digest) {
+        let check = || {
+            progress.started(&entry.material, 0);
+            let entries = tables.values(material)?;
+            // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
+            // does not fit in memory whole.
+            for (m, sides) in loaded.missing_for(material) {
+                tables.load(&mut loaded, m, sides)?;
+            }
+            let stop = || progress.interrupted();
+            let inconsistent = verify_table_until(material, &entries, &loaded, MISMATCHES_SHOWN, &stop)
+                .ok_or(TablebaseError::Interrupted)?;
+            progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
+            let checked = entries.len() as u64;
+            loaded.insert(material, entries);
+            Ok::<_, DirectoryError>(TableVerified {
+                material: entry.material.clone(),
+                entries: checked,
+                inconsistent,
+            })
+        };
+        let (result, recorded) = record.check(&entry.material, &entry.sha256, check)?;
+        if recorded {
             // The record stands for the values checked, not for the file as it is now.
             let damaged = |e: ProbeError| TablebaseError::Damaged { material, message: e.to_string() };
             tables.table(material).map_err(damaged)?;
             progress.finished(&format!("{material:>8}: checked before (the record has it)"));
-            verified.push(result);
-            recorded += 1;
-            continue;
         }
-        progress.started(&entry.material, 0);
-        let entries = tables.values(material)?;
-        // Only the tables this one leads to stay loaded, as in a build: a 5-piece directory
-        // does not fit in memory whole.
-        for (m, sides) in loaded.missing_for(material) {
-            tables.load(&mut loaded, m, sides)?;
-        }
-        let stop = || progress.interrupted();
-        let Some(inconsistent) = verify_table_until(material, &entries, &loaded, MISMATCHES_SHOWN, &stop)
-        else {
-            return Err(TablebaseError::Interrupted.into());
-        };
-        progress.finished(&format!("{material:>8}: {} entries checked", entries.len()));
-        let result =
-            TableVerified { material: entry.material.clone(), entries: entries.len() as u64, inconsistent };
-        record.keep(&entry.material, &digest, &result)?;
         verified.push(result);
-        loaded.insert(material, entries);
     }
+    let recorded = record.recorded();
     Ok(VerifyReport { tables: verified, recorded, seconds: started.elapsed().as_secs_f64() })
 }
 

@@ -15,7 +15,7 @@ use crate::databases::{
     report, BuildRequest, Cluster, DatabaseDirectory, DirectoryError, Progress, Report, VerifyRequest,
 };
 use crate::registry::{GameError, GameOption, GameOptions, OptionKind};
-use crate::verify_record::{chained, VerifyRecord};
+use crate::verify_record::VerifyRecord;
 
 /// The Awari score files of the published layout, one file a stone count.
 pub struct ScoreFiles;
@@ -210,7 +210,7 @@ impl DatabaseDirectory for ScoreFiles {
         db.verify_checksums()?;
         progress.finished(&format!("checksums: {} files match the manifest", db.stones() + 1));
         let mut record = VerifyRecord::<LayerVerified>::open(request.record.as_deref())?;
-        let (mut layers, mut recorded, mut digest) = (Vec::new(), 0, String::new());
+        let mut layers = Vec::new();
         let checked_of = request.sample.map_or("every position".to_string(), |s| format!("sample {s}"));
         for (n, entry) in db.manifest().layers.iter().enumerate() {
             if progress.interrupted() {
@@ -218,21 +218,20 @@ impl DatabaseDirectory for ScoreFiles {
             }
             // A sample's result does not stand for a check of every position, nor the reverse.
             let part = format!("{n} stones, {checked_of}");
-            digest = chained(&digest, &entry.sha256);
-            if let Some(layer) = record.result(&part, &digest) {
+            let check = || {
+                progress.started(&format!("{n} stones"), 0);
+                let (checked, inconsistent, examples) = db.verify_values(n, request.sample);
+                progress.finished(&format!("{n:>2} stones: {checked} positions checked"));
+                let examples = examples.into_iter().map(|e| (e.pits, e.stored, e.computed)).collect();
+                Ok::<_, DirectoryError>(LayerVerified { stones: n, checked, inconsistent, examples })
+            };
+            let (layer, recorded) = record.check(&part, &entry.sha256, check)?;
+            if recorded {
                 progress.finished(&format!("{n:>2} stones: checked before (the record has it)"));
-                layers.push(layer);
-                recorded += 1;
-                continue;
             }
-            progress.started(&format!("{n} stones"), 0);
-            let (checked, inconsistent, examples) = db.verify_values(n, request.sample);
-            progress.finished(&format!("{n:>2} stones: {checked} positions checked"));
-            let examples = examples.into_iter().map(|e| (e.pits, e.stored, e.computed)).collect();
-            let layer = LayerVerified { stones: n, checked, inconsistent, examples };
-            record.keep(&part, &digest, &layer)?;
             layers.push(layer);
         }
+        let recorded = record.recorded();
         let seconds = started.elapsed().as_secs_f64();
         Ok(Box::new(VerifyReport { files: db.stones() + 1, layers, recorded, seconds }))
     }
