@@ -503,8 +503,12 @@ fn the_chess_bench_over_processes_reports_every_process() {
     for (report, process) in [(&first, 0), (&second, 1)] {
         assert_eq!(report["process"], process);
         assert_eq!(report["processes"], 2);
-        let messages = report["messages_sent"].as_u64().unwrap();
-        assert!(messages > 0 && report["bytes_sent"] == 8 * messages, "{report}");
+        // Each table's captures and promotions are asked of the workers that own the positions
+        // they reach.
+        let (messages, exits) =
+            (report["messages_sent"].as_u64().unwrap(), report["exit_bytes_sent"].as_u64().unwrap());
+        assert!(messages > 0 && report["kernel_bytes_sent"] == 8 * messages, "{report}");
+        assert!(exits > 0 && report["bytes_sent"] == 8 * messages + exits, "{report}");
     }
     let hosts = dir.path().join("hosts");
     let hosts = hosts.to_str().unwrap();

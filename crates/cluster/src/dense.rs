@@ -217,9 +217,9 @@ where
             let (ranges, store) = solve_layer::<_, B::Store>(worker, Arc::clone(&layer), &progress)
                 .unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
-            for range in build.stored(&layer, &ranges, store) {
-                write_range(&path, &range).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
-            }
+            build
+                .stored(&layer, &ranges, store, &mut |range| write_range(&path, &range))
+                .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
             // What the layer reads of the layers before it is not needed to finish it.
             drop(layer);
             barrier(worker);

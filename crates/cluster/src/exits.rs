@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use gamegraph::dense::{
-    forward_leaving, seed_facts, CounterCells, DenseError, DenseLayer, Exit, Forward, LayerSeeds, Leaving,
-    OwnedRange,
+    exits_through, forward_leaving, seed_facts, CounterCells, DenseError, DenseLayer, Exit, Forward,
+    LayerSeeds, Leaving, OwnedRange,
 };
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
@@ -39,9 +39,33 @@ const PIECE: usize = 1 << 18;
 /// position the move leaves.
 type Question = (u32, u64, u32, Node);
 
-/// A move's exit, sent back to the owner of the position it leaves: that position, and the
-/// exit's value and remoteness.
+/// A move's exit, sent back to the owner of the position it leaves: that position, the exit's
+/// value, and its remoteness with [`Leaving::MARKED`] set if the move's tag has it (no
+/// remoteness comes near that bit).
 type Answer = (Node, i32, u32);
+
+/// The facts of the piece being asked about, from its first local index, and the best exit of
+/// each one's marked moves.
+#[derive(Default)]
+struct Piece {
+    first: usize,
+    facts: Vec<Forward>,
+    marked: Vec<Option<Exit>>,
+}
+
+impl Piece {
+    /// Adds `exit`, of a move that leaves the position at offset `at` (marked or not), to its
+    /// best exits.
+    fn keep(&mut self, at: usize, exit: Exit, marked: bool) {
+        match &mut self.facts[at] {
+            Forward::Moves { exit: best, .. } => *best = Some(exit.best_of(*best)),
+            _ => unreachable!("only a position with moves has a move that leaves"),
+        }
+        if marked {
+            self.marked[at] = Some(exit.best_of(self.marked[at]));
+        }
+    }
+}
 
 /// Bytes of questions and answers this process's workers sent to other workers.
 static SENT_ELSEWHERE: AtomicU64 = AtomicU64::new(0);
@@ -73,8 +97,8 @@ where
     let (asked, answered) = (Rc::clone(&sent), Rc::clone(&sent));
     let reached: Vec<Ownership> =
         layer.reached().iter().map(|r| Ownership::segments(r.len, r.segment, peers)).collect();
-    // The facts of the piece being asked about, from its first local index.
-    let piece: Rc<RefCell<(usize, Vec<Forward>)>> = Rc::new(RefCell::new((0, Vec::new())));
+    let owners = reached.clone();
+    let piece: Rc<RefCell<Piece>> = Rc::default();
     let mut questions = InputHandleVec::<u32, Question>::new();
     let probe = ProbeHandle::new();
     let answering = Arc::clone(layer);
@@ -88,10 +112,15 @@ where
                 move |_, _| {
                     move |input, output| {
                         input.for_each(|cap, asked| {
+                            let moves: Vec<Leaving> = asked
+                                .iter()
+                                .map(|&(layer, index, tag, _)| Leaving { layer, index, tag })
+                                .collect();
+                            let exits = exits_through(&*answering, &moves);
                             let mut session = output.session(&cap);
-                            for &(layer, index, tag, from) in asked.iter() {
-                                let exit = answering.exit_through(Leaving { layer, index, tag });
-                                session.give((from, exit.value, exit.remoteness));
+                            for (&(_, _, tag, from), exit) in asked.iter().zip(exits) {
+                                debug_assert!(exit.remoteness < Leaving::MARKED, "{exit:?}");
+                                session.give((from, exit.value, exit.remoteness | tag & Leaving::MARKED));
                             }
                         });
                     }
@@ -103,10 +132,11 @@ where
                 move |_, _| {
                     move |input, _| {
                         input.for_each(|_, answers| {
-                            let (first, facts) = &mut *applied.borrow_mut();
+                            let piece = &mut *applied.borrow_mut();
                             for &(from, value, remoteness) in answers.iter() {
-                                let fact = &mut facts[ownership.local(from) - *first];
-                                keep_exit(fact, Exit { value, remoteness });
+                                let at = ownership.local(from) - piece.first;
+                                let exit = Exit { value, remoteness: remoteness & !Leaving::MARKED };
+                                piece.keep(at, exit, remoteness & Leaving::MARKED != 0);
                             }
                         });
                     }
@@ -123,14 +153,27 @@ where
             let len = PIECE.min(range.len - at);
             let (start, local) = (range.start + at as u64, range.local + at);
             let (facts, leaving) = forward_leaving(&**layer, start, len);
-            *piece.borrow_mut() = (local, facts);
-            for (offset, mv) in leaving {
+            let mut asked = Piece { first: local, facts, marked: vec![None; len] };
+            // The moves into positions this worker owns are valued here, without messages.
+            let (own, others): (Vec<_>, Vec<_>) =
+                leaving.into_iter().partition(|(_, mv)| owners[mv.layer as usize].owner(mv.index) == me);
+            let moves: Vec<Leaving> = own.iter().map(|&(_, mv)| mv).collect();
+            for ((offset, mv), exit) in own.into_iter().zip(exits_through(&**layer, &moves)) {
+                asked.keep(offset, exit, mv.tag & Leaving::MARKED != 0);
+            }
+            *piece.borrow_mut() = asked;
+            for (offset, mv) in others {
                 questions.send((mv.layer, mv.index, mv.tag, start + offset as u64));
             }
             let next = questions.time() + 1;
             questions.advance_to(next);
             worker.step_or_park_while(None, || probe.less_than(&next));
-            let facts = std::mem::take(&mut piece.borrow_mut().1);
+            let Piece { facts, marked, .. } = std::mem::take(&mut *piece.borrow_mut());
+            for (i, (fact, marked)) in facts.iter().zip(marked).enumerate() {
+                if let Forward::Moves { exit, .. } = *fact {
+                    layer.exits_found(start + i as u64, exit, marked);
+                }
+            }
             let cells = &mut store.cells_mut()[local..local + len];
             seeds.append(seed_facts::<S, Node>(start, &facts, cells)?);
             progress(len as u64);
@@ -149,12 +192,4 @@ fn route(owner: usize, me: usize, bytes: u64, sent: &Cell<u64>) -> u64 {
         sent.set(sent.get() + bytes);
     }
     owner as u64
-}
-
-/// Adds `exit`, a move of the position whose facts are `fact`, to its best exit.
-fn keep_exit(fact: &mut Forward, exit: Exit) {
-    match fact {
-        Forward::Moves { exit: best, .. } => *best = Some(exit.best_of(*best)),
-        _ => unreachable!("only a position with moves has a move that leaves"),
-    }
 }

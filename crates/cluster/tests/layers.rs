@@ -5,7 +5,7 @@
 //! layers' positions for their exits, against the same layer valuing them itself.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use gamegraph::dense::{self, ByteStore, DenseLayer, Exit, Forward, Leaving, OwnedRange, Reached};
 use gamegraph::random_graph::random_graph;
@@ -170,9 +170,9 @@ fn same_values(case: Case) -> Result<(), TestCaseError> {
 /// A random graph as a layer whose moves that leave it reach two smaller layers of random
 /// values (each cut into its own segments): about one position in three has one to three such
 /// moves, each worth its tag minus the value it reaches, at a distance of that value's index
-/// modulo 4. Solved on one machine, it values them itself (its exits are their best); on a
-/// worker of a cluster it names them, and values only those that reach the positions the
-/// worker owns.
+/// modulo 4 (none for a draw); about half of them are marked. Solved on one machine, it values them itself (its
+/// exits are their best); on a worker of a cluster it names them, and values only those that
+/// reach the positions the worker owns.
 struct AskingLayer {
     /// The layer with each position's best leaving move as its exit.
     valued: TestLayer,
@@ -180,7 +180,12 @@ struct AskingLayer {
     lower: [(Vec<i8>, u64); 2],
     /// The worker this copy answers for, and the workers of the cluster (`None`: one machine).
     worker: Option<(usize, usize)>,
+    /// What [`DenseLayer::exits_found`] told of each position: its best exit and best marked one.
+    found: Mutex<Vec<Found>>,
 }
+
+/// What [`DenseLayer::exits_found`] tells of a position (`None`: nothing).
+type Found = Option<(Option<Exit>, Option<Exit>)>;
 
 impl AskingLayer {
     fn new(case: Case, worker: Option<(usize, usize)>) -> Self {
@@ -198,7 +203,8 @@ impl AskingLayer {
                     .map(|_| {
                         let layer = rng.below(2) as u32;
                         let index = rng.below(lower[layer as usize].0.len() as u64);
-                        Leaving { layer, index, tag: rng.below(3) as u32 }
+                        let marked = if rng.below(2) == 0 { Leaving::MARKED } else { 0 };
+                        Leaving { layer, index, tag: rng.below(3) as u32 | marked }
                     })
                     .collect()
             })
@@ -207,14 +213,31 @@ impl AskingLayer {
             .iter()
             .map(|moves| moves.iter().fold(None, |best, &mv| Some(value(&lower, mv).best_of(best))));
         let valued = TestLayer::with_exits(graph, exits.collect(), case.segment);
-        Self { valued, leaving, lower, worker }
+        let found = Mutex::new(vec![None; case.nodes]);
+        Self { valued, leaving, lower, worker, found }
+    }
+
+    /// What a worker must be told of position `u`'s exits: `None` if it has no moves, else the
+    /// best exit of its leaving moves and that of the marked ones.
+    fn expected_found(&self, u: usize) -> Found {
+        let mut fact = [Forward::Absent];
+        self.valued.forward(u as u64, &mut fact);
+        let Forward::Moves { .. } = fact[0] else { return None };
+        let best = |marked_only: bool| {
+            let moves = self.leaving[u].iter().filter(|mv| !marked_only || mv.tag & Leaving::MARKED != 0);
+            moves.fold(None, |best, &mv| Some(value(&self.lower, mv).best_of(best)))
+        };
+        Some((best(false), best(true)))
     }
 }
 
 /// The exit `mv` gives, into the smaller layers `lower`.
 fn value(lower: &[(Vec<i8>, u64); 2], mv: Leaving) -> Exit {
     let value = lower[mv.layer as usize].0[mv.index as usize];
-    Exit { value: mv.tag as i32 - i32::from(value), remoteness: (mv.index % 4) as u32 }
+    let tag = mv.tag & !Leaving::MARKED;
+    let value = tag as i32 - i32::from(value);
+    // A draw has no distance: exits of equal rank are then the same exit, whichever comes first.
+    Exit { value, remoteness: if value == 0 { 0 } else { (mv.index % 4) as u32 } }
 }
 
 impl DenseLayer for AskingLayer {
@@ -269,10 +292,17 @@ impl DenseLayer for AskingLayer {
         assert_eq!(owner, me, "{mv:?} asked of a worker that does not own it");
         value(&self.lower, mv)
     }
+
+    fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
+        let mut found = self.found.lock().unwrap();
+        assert!(found[index as usize].is_none(), "{index} told twice");
+        found[index as usize] = Some((best, marked));
+    }
 }
 
 /// The asking layer of `case` solved by its workers, each asked only of the positions it owns,
-/// against the layer solved on one machine: the same labels and the same positions kept.
+/// against the layer solved on one machine: the same labels and the same positions kept, and
+/// each position's best exit and best marked exit told to the worker that owns it.
 fn same_labels_asking(case: Case) -> Result<(), TestCaseError> {
     let alone = AskingLayer::new(case, None);
     let expected: DenseStore<u64> = dense::solve_layer(&alone, &|_| {}).unwrap();
@@ -282,12 +312,27 @@ fn same_labels_asking(case: Case) -> Result<(), TestCaseError> {
             let (ranges, store): (_, DenseStore<u64>) =
                 solve_layer(worker, Arc::clone(&layer), &|_| {}).unwrap();
             let labels = (0..store.len()).map(|i| store.label(i as u64)).collect::<Vec<_>>();
-            (layer.valued.kept(), (ranges, labels))
+            let found = std::mem::take(&mut *layer.found.lock().unwrap());
+            ((layer.valued.kept(), found), (ranges, labels))
         })
         .unwrap();
     let mut kept = vec![false; case.nodes];
-    for (worker_kept, _) in &parts {
+    let mut found = vec![None; case.nodes];
+    for ((worker_kept, worker_found), _) in &parts {
         kept.iter_mut().zip(worker_kept).for_each(|(k, w)| *k |= w);
+        for (f, w) in found.iter_mut().zip(worker_found).filter(|(_, w)| w.is_some()) {
+            prop_assert!(f.is_none(), "a position told to two workers");
+            *f = *w;
+        }
+    }
+    for (u, found) in found.iter().enumerate() {
+        prop_assert_eq!(
+            *found,
+            alone.expected_found(u),
+            "exits found at {} with {} workers",
+            u,
+            case.workers
+        );
     }
     let parts = parts.into_iter().map(|(_, part)| part).collect();
     for (u, label) in by_index(alone.len(), parts)?.into_iter().enumerate() {

@@ -84,8 +84,16 @@ pub struct Leaving {
     pub layer: u32,
     /// The position it reaches, an index of that layer.
     pub index: u64,
-    /// What else the move's value depends on (Oware: the stones it captures).
+    /// What else the move's value depends on (Oware: the stones it captures), and
+    /// [`Leaving::MARKED`] for a move of the kind the layer tells apart
+    /// ([`DenseLayer::exits_found`]).
     pub tag: u32,
+}
+
+impl Leaving {
+    /// The bit of [`Leaving::tag`] that marks a move whose exit the layer is told of apart from
+    /// the others (a chess capture: version 4 files leave out the values captures give).
+    pub const MARKED: u32 = 1 << 31;
 }
 
 /// A layer that [`Leaving`] moves reach: how many indices it has and how it is cut into
@@ -164,6 +172,15 @@ pub trait DenseLayer: Sync {
     /// owns that position. Only called where [`DenseLayer::forward_leaving`] leaves moves.
     fn exit_through(&self, leaving: Leaving) -> Exit {
         unreachable!("{leaving:?}: this layer leaves no move unvalued")
+    }
+
+    /// Told, once the moves [`DenseLayer::forward_leaving`] named at `index` are valued, of
+    /// the position's best exit (its fact's, the moves valued in the layer included) and the
+    /// best exit of the named moves whose tag holds [`Leaving::MARKED`]: what the layer's own
+    /// [`DenseLayer::forward`] sees when it values every move (a chess table's capture marks).
+    /// Only called for positions with moves, where the layer asks. Nothing, by default.
+    fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
+        let _ = (index, best, marked);
     }
 
     /// Whether the build this layer belongs to was told to stop (a user's Ctrl-C): the solve
@@ -481,6 +498,14 @@ pub fn forward_leaving<L: DenseLayer>(
         })
         .collect();
     (facts, leaving.into_iter().flatten().collect())
+}
+
+/// The exits of `moves` (each given by [`DenseLayer::forward_leaving`] of some solver's layer),
+/// in order, valued by `layer` ([`DenseLayer::exit_through`]) in parallel: each is a read at
+/// random in the layer's share of a smaller layer, which many threads overlap.
+pub fn exits_through<L: DenseLayer>(layer: &L, moves: &[Leaving]) -> Vec<Exit> {
+    const EXITS_A_TASK: usize = 256;
+    moves.par_iter().with_min_len(EXITS_A_TASK).map(|&mv| layer.exit_through(mv)).collect()
 }
 
 /// The move counters (into `cells`) and the seeds of one chunk of at most [`CHUNK`] indices
@@ -831,10 +856,17 @@ pub trait LayeredBuild {
     /// complete.
     fn partial_path(&self) -> std::path::PathBuf;
 
-    /// What the partial file holds of the indices of `layer` in `ranges` (one solver's share of
-    /// the layer), whose labels `store` holds at each range's local offset: one part of the
-    /// file a range.
-    fn stored(&self, layer: &Self::Layer, ranges: &[OwnedRange], store: Self::Store) -> Vec<StoredRange>;
+    /// Gives `write`, part after part, what the partial file holds of the indices of `layer` in
+    /// `ranges` (one solver's share of the layer), whose labels `store` holds at each range's
+    /// local offset: parts of at most [`STORED_PART`] bytes, so that the file's bytes are never
+    /// held beside the store whole. Stops at the first error `write` gives, and gives it.
+    fn stored(
+        &self,
+        layer: &Self::Layer,
+        ranges: &[OwnedRange],
+        store: Self::Store,
+        write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
+    ) -> std::io::Result<()>;
 
     /// Makes layer `n` ([`LayeredBuild::next`]) complete from its partial file and records it
     /// (done by one process of a build).
@@ -868,6 +900,9 @@ pub struct OwnedRange {
     /// How many indices.
     pub len: usize,
 }
+
+/// The most bytes a [`StoredRange`] holds.
+pub const STORED_PART: usize = 1 << 22;
 
 /// One solver's part of a layer's partial file ([`LayeredBuild::stored`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -86,7 +86,8 @@ pub struct BenchChessArgs {
     #[arg(long, value_name = "SPEC", requires = "hostfile")]
     pub tables: Option<String>,
     /// Build --tables on timely dataflow workers: every process reports its time, the kernel
-    /// messages it sent and its peak memory, process 0 also the entries built.
+    /// messages and the questions and answers about exits it sent, and its peak memory, process
+    /// 0 also the entries built.
     #[command(flatten)]
     pub cluster: crate::args::ClusterArgs,
     #[command(flatten)]
@@ -761,8 +762,9 @@ fn mib(bytes: u64) -> f64 {
 }
 
 /// `bench chess --tables SPEC --db DIR --hostfile ...`: builds the tables on the workers of
-/// `cluster`; every process prints its wall time, the kernel messages it sent to other workers
-/// (per entry built) and its peak memory, process 0 also the entries built and their rate.
+/// `cluster`; every process prints its wall time, the kernel messages and the bytes of exits
+/// asked and answered it sent to other workers (per entry built) and its peak memory, process 0
+/// also the entries built and their rate.
 fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster) -> Result<()> {
     let (Some(dir), Some(spec)) = (args.db.as_deref(), args.tables.as_deref()) else {
         bail!("bench chess --hostfile needs --tables SPEC and --db DIR, a directory every process shares")
@@ -781,6 +783,7 @@ fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster)
     )?;
     let seconds = started.elapsed().as_secs_f64();
     let messages = gamegraph_cluster::kernel::messages_sent_elsewhere();
+    let exits = gamegraph_cluster::exits::bytes_sent_elsewhere();
     let peak = peak_memory();
     let workers = cluster.hosts.len().max(1) * cluster.workers;
     // Only process 0 has the report, once every table is in the directory.
@@ -796,18 +799,25 @@ fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster)
             "seconds": seconds,
             "entries": entries,
             "messages_sent": messages,
-            "bytes_sent": messages * 8,
+            "bytes_sent": messages * 8 + exits,
+            "kernel_bytes_sent": messages * 8,
+            "exit_bytes_sent": exits,
             "peak_memory_bytes": peak,
         }));
     }
-    let sent = format!("{messages} kernel messages ({:.1} MiB)", mib(messages * 8));
+    let sent = format!(
+        "{messages} kernel messages ({:.1} MiB), {:.1} MiB of exits asked and answered",
+        mib(messages * 8),
+        mib(exits)
+    );
     say!("{}", process_line(cluster, "built", seconds, &sent, peak));
     if let Some(entries) = entries {
         say!(
-            "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} messages sent by this process per entry",
+            "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} kernel messages and {:.2} bytes of exits sent by this process per entry",
             entries as f64 / seconds / 1e6,
             entries as f64 / seconds / 1e6 / workers as f64,
-            messages as f64 / entries.max(1) as f64
+            messages as f64 / entries.max(1) as f64,
+            exits as f64 / entries.max(1) as f64
         );
     }
     Ok(())

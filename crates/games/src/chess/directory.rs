@@ -291,7 +291,7 @@ pub fn build_on_cluster(
     cluster: &crate::databases::Cluster,
     progress: &dyn Progress,
 ) -> Result<Option<BuildReport>, DirectoryError> {
-    use super::tablebase::layered::{LayeredTables, ProcessTables};
+    use super::tablebase::layered::LayeredTables;
     use super::tablebase::read_manifest;
     use gamegraph_cluster::dense::LayerEvent;
 
@@ -311,7 +311,7 @@ pub fn build_on_cluster(
     let names: Vec<String> = targets.iter().map(Material::to_string).collect();
     let cluster = cluster.clone().with_job(format!("build chess --tables {}", names.join(",")));
     let (sender, received) = std::sync::mpsc::channel::<LayerEvent>();
-    let (owned, targets, process) = (dir.to_path_buf(), targets.to_vec(), ProcessTables::default());
+    let (owned, targets) = (dir.to_path_buf(), targets.to_vec());
     let units = order.iter().map(|&m| super::tablebase::build::work_units(m)).sum();
     let observer =
         Tables { progress, overall: Overall::new(order.len(), units), built: Mutex::new(Vec::new()) };
@@ -341,7 +341,7 @@ pub fn build_on_cluster(
         let event = move |event| {
             let _ = sender.send(event);
         };
-        let open = move |leader| LayeredTables::open(&owned, &targets, leader, process.clone());
+        let open = move |leader| LayeredTables::open(&owned, &targets, leader);
         let built = gamegraph_cluster::dense::build_layers(&cluster, dir, last, open, event);
         let next = shown.join().expect("the progress thread does not panic")?;
         Ok::<_, DirectoryError>((built?, next))

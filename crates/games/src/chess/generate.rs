@@ -1,17 +1,19 @@
 //! Building one table by retrograde analysis on the core's dense path: the table's index is a
 //! [`DenseLayer`] whose forward pass counts the moves that stay in the table and values the
 //! captures and promotions from the smaller tables built before (exits carrying their distance
-//! to mate), and whose predecessors come from the un-move generator.
+//! to mate), and whose predecessors come from the un-move generator. On a cluster, where a
+//! worker holds only its share of the smaller tables, the forward pass names the captures and
+//! promotions instead, and the owners of the positions they reach value them.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use cozy_chess::{Board, Move, Piece};
-use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, OutcomeStore};
+use gamegraph::dense::{solve_layer, DenseLayer, Exit, Forward, Leaving as Named, OutcomeStore, Reached};
 use gamegraph::retrograde::{NodeId, Side};
 
 use super::en_passant::EnPassantPositions;
 use super::index::{Placement, TableIndex};
-use super::leaving::LeavingTables;
+use super::leaving::{reached_halves, LeavingTables};
 use super::material::Material;
 use super::moves::{Leaving, MoveVisitor};
 use super::{Dtm, Entry};
@@ -26,6 +28,9 @@ pub struct TableLayer<C, I> {
     en_passant: EnPassantPositions,
     children: C,
     leaving: LeavingTables,
+    /// The tables its captures and promotions reach, numbered as [`DenseLayer::reached`] gives
+    /// them to a cluster.
+    reached: Vec<(Material, TableIndex)>,
     /// What the solve learns of each table index's captures.
     captures: CaptureMarks,
     /// Whether the build was told to stop.
@@ -65,6 +70,22 @@ impl CaptureMarks {
         }
     }
 
+    /// Notes, while the other moves of the position at `index` are asked about, that it has a
+    /// capture valued without asking (to the bare kings: a draw).
+    fn capture_to_bare_kings(&self, index: u64) {
+        self.set(index, KEPT);
+    }
+
+    /// Marks the position at `index`, whose best leaving move is `best` and best capture among
+    /// those that were asked about `asked`, once every answer is in: as [`CaptureMarks::forward`]
+    /// marks it where every move is valued at once.
+    fn settle(&self, index: u64, asked: Option<Exit>, best: Option<Exit>) {
+        let word = &self.0[(index / 32) as usize];
+        let noted = word.fetch_and(!(0b11 << (2 * (index % 32))), Relaxed) >> (2 * (index % 32)) & 0b11;
+        let capture = if noted == KEPT { Some(Exit::new(0).best_of(asked)) } else { asked };
+        self.forward(index, capture, best);
+    }
+
     /// Whether the value of a position, `None` for a draw, is its best capture's.
     fn by_capture(&self, index: u64, decided: bool) -> bool {
         match self.get(index) {
@@ -82,7 +103,8 @@ impl<C, I> TableLayer<C, I> {
         let en_passant = EnPassantPositions::find(&index);
         let leaving = LeavingTables::new(&index);
         let captures = CaptureMarks::new(index.len());
-        Self { index, en_passant, children, leaving, captures, interrupted }
+        let reached = reached_halves(&index).into_iter().map(|(m, _)| (m, TableIndex::new(m))).collect();
+        Self { index, en_passant, children, leaving, reached, captures, interrupted }
     }
 
     /// The table's index.
@@ -159,28 +181,12 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
     }
 
     fn forward(&self, start: u64, out: &mut [Forward]) {
-        let base = self.index.len();
-        let end = start + out.len() as u64;
-        self.index.placements(start.min(base)..end.min(base), |at, p| {
-            out[(at - start) as usize] = match p {
-                None => Forward::Absent,
-                Some(p) => {
-                    let (forward, capture) = self.forward_placement(&p);
-                    if let Forward::Moves { exit, .. } = forward {
-                        self.captures.forward(at, capture, exit);
-                    }
-                    forward
-                }
-            };
+        let mut value = |_, mv: Reaching| Some(self.exit_of(mv));
+        self.forward_with(start, out, &mut value, |at, forward, capture| {
+            if let Forward::Moves { exit, .. } = forward {
+                self.captures.forward(at, capture, exit);
+            }
         });
-        // The few positions with an en passant right, whose capture the placement move
-        // generator does not know.
-        for at in start.max(base)..end {
-            out[(at - start) as usize] = match self.board(at) {
-                None => Forward::Absent,
-                Some(board) => forward_one(&board, &self.children),
-            };
-        }
     }
 
     fn predecessors(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
@@ -219,15 +225,111 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
         }
     }
 
+    fn asks(&self) -> bool {
+        self.children.holds_share()
+    }
+
+    /// Names every capture and promotion but those to the bare kings, a capture with
+    /// [`Named::MARKED`].
+    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Named)) {
+        let mut name = |offset, mv: Reaching| {
+            let tag = if mv.captures() { Named::MARKED } else { 0 };
+            let Some((layer, index)) = self.reaches(mv) else { return Some(Exit::new(0)) };
+            leave(offset, Named { layer, index, tag });
+            None
+        };
+        self.forward_with(start, out, &mut name, |at, _, capture| {
+            if capture.is_some() {
+                self.captures.capture_to_bare_kings(at);
+            }
+        });
+    }
+
+    /// The tables of [`reached_halves`], in its order.
+    fn reached(&self) -> Vec<Reached> {
+        self.reached.iter().map(|(_, index)| Reached { len: index.len(), segment: index.len() / 2 }).collect()
+    }
+
+    fn exit_through(&self, leaving: Named) -> Exit {
+        let (material, _) = self.reached[leaving.layer as usize];
+        self.children.entry_at(material, leaving.index).dtm().map_or(Exit::new(0), Dtm::exit)
+    }
+
+    fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
+        if index < self.index.len() {
+            self.captures.settle(index, marked, best);
+        }
+    }
+
     fn interrupted(&self) -> bool {
         (self.interrupted)()
     }
 }
 
+/// A move that leaves the table, as the forward pass meets it.
+enum Reaching<'b> {
+    /// A move of a placement.
+    Placed(Leaving),
+    /// A move played on the board of a position with an en passant right: the board it
+    /// reaches, and whether it captures.
+    Played(&'b Board, bool),
+}
+
+impl Reaching<'_> {
+    fn captures(&self) -> bool {
+        match self {
+            Reaching::Placed(mv) => mv.captured.is_some(),
+            Reaching::Played(_, captures) => *captures,
+        }
+    }
+}
+
 impl<C: ChildTables, I> TableLayer<C, I> {
-    /// [`forward_one`] on a placement, without a board, and the best of its captures.
-    fn forward_placement(&self, p: &Placement) -> (Forward, Option<Exit>) {
-        let mut moves = CountMoves { layer: self, inside: 0, best: None, capture: None, any: false };
+    /// The forward facts of the indices from `start`, each move that leaves the table valued by
+    /// `value` (told its index's offset from `start`), which gives `None` for a move it names
+    /// for another worker to value instead. `mark` is told of each table index's facts and the
+    /// best capture valued there.
+    fn forward_with(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        value: &mut dyn FnMut(usize, Reaching) -> Option<Exit>,
+        mark: impl Fn(u64, Forward, Option<Exit>),
+    ) {
+        let base = self.index.len();
+        let end = start + out.len() as u64;
+        self.index.placements(start.min(base)..end.min(base), |at, p| {
+            let offset = (at - start) as usize;
+            out[offset] = match p {
+                None => Forward::Absent,
+                Some(p) => {
+                    let (forward, capture) =
+                        self.forward_placement(&p, &mut |mv| value(offset, Reaching::Placed(mv)));
+                    mark(at, forward, capture);
+                    forward
+                }
+            };
+        });
+        // The few positions with an en passant right, whose capture the placement move
+        // generator does not know.
+        for at in start.max(base)..end {
+            let offset = (at - start) as usize;
+            out[offset] = match self.board(at) {
+                None => Forward::Absent,
+                Some(board) => forward_one(&board, &mut |child, captures| {
+                    value(offset, Reaching::Played(child, captures))
+                }),
+            };
+        }
+    }
+
+    /// [`forward_one`] on a placement, without a board, and the best of its captures valued.
+    fn forward_placement(
+        &self,
+        p: &Placement,
+        value: &mut dyn FnMut(Leaving) -> Option<Exit>,
+    ) -> (Forward, Option<Exit>) {
+        let mut moves = CountMoves { value, inside: 0, best: None, capture: None, any: false };
         let check = self.index.visit_moves(p, &mut moves);
         let forward = match (moves.any, check) {
             (false, false) => Forward::Moves { inside: 0, exit: Some(Exit::new(0)) },
@@ -236,20 +338,52 @@ impl<C: ChildTables, I> TableLayer<C, I> {
         };
         (forward, moves.capture)
     }
+
+    /// What a leaving move is worth to its mover, read in the tables the layer holds whole.
+    fn exit_of(&self, mv: Reaching) -> Exit {
+        let entry = match mv {
+            Reaching::Placed(mv) => self.leaving.entry(mv, &self.children),
+            Reaching::Played(child, _) => self.children.entry(child),
+        };
+        entry.dtm().map_or(Exit::new(0), Dtm::exit)
+    }
+
+    /// The table a leaving move reaches (numbered as [`DenseLayer::reached`]) and that table's
+    /// index of the position; `None` for the bare kings.
+    fn reaches(&self, mv: Reaching) -> Option<(u32, u64)> {
+        let number = |material| {
+            let n = self.reached.iter().position(|(m, _)| *m == material);
+            n.expect("every table a move reaches is in reached_halves") as u32
+        };
+        match mv {
+            Reaching::Placed(mv) => self.leaving.reach(mv).map(|(material, index)| (number(material), index)),
+            Reaching::Played(child, _) => {
+                let material = Material::of(child).canonical();
+                if material.pieces() == 2 {
+                    return None;
+                }
+                let n = number(material);
+                let index = &self.reached[n as usize].1;
+                let p = index.placement_of(child).expect("the board holds the table's material");
+                Some((n, index.index(&p)))
+            }
+        }
+    }
 }
 
 /// The forward pass's tally of one position's moves.
-struct CountMoves<'l, C, I> {
-    layer: &'l TableLayer<C, I>,
+struct CountMoves<'v> {
+    /// Values a leaving move, or names it (`None`).
+    value: &'v mut dyn FnMut(Leaving) -> Option<Exit>,
     inside: u32,
-    /// The best move leaving the table.
+    /// The best move leaving the table, of those valued.
     best: Option<Exit>,
-    /// The best capture.
+    /// The best capture, of those valued.
     capture: Option<Exit>,
     any: bool,
 }
 
-impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
+impl MoveVisitor for CountMoves<'_> {
     fn inside(&mut self) {
         self.any = true;
         self.inside += 1;
@@ -258,7 +392,7 @@ impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
     fn leaving(&mut self, mv: Leaving) {
         self.any = true;
         let captures = mv.captured.is_some();
-        let exit = self.layer.leaving.entry(mv, &self.layer.children).dtm().map_or(Exit::new(0), Dtm::exit);
+        let Some(exit) = (self.value)(mv) else { return };
         if self.best.is_none_or(|b| exit.better_than(b)) {
             self.best = Some(exit);
         }
@@ -269,8 +403,10 @@ impl<C: ChildTables, I> MoveVisitor for CountMoves<'_, C, I> {
 }
 
 /// Counts the moves of `board` that stay in its table and finds the best of those that leave
-/// it. A stalemate is a position whose only "move" is a drawn exit, so that it stays drawn.
-fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
+/// it, each valued by `value` (told the board it reaches and whether it captures), which gives
+/// `None` for a move it names instead. A stalemate is a position whose only "move" is a drawn
+/// exit, so that it stays drawn.
+fn forward_one(board: &Board, value: &mut dyn FnMut(&Board, bool) -> Option<Exit>) -> Forward {
     let mut inside = 0;
     let mut best: Option<Exit> = None;
     let mut any = false;
@@ -278,9 +414,10 @@ fn forward_one(board: &Board, children: &impl ChildTables) -> Forward {
         any = true;
         for mv in moves {
             if leaves_table(board, mv) {
+                let captures = board.colors(!board.side_to_move()).has(mv.to) || mv.promotion.is_none();
                 let mut child = board.clone();
                 child.play_unchecked(mv);
-                let exit = children.entry(&child).dtm().map_or(Exit::new(0), Dtm::exit);
+                let Some(exit) = value(&child, captures) else { continue };
                 if best.is_none_or(|b| exit.better_than(b)) {
                     best = Some(exit);
                 }
@@ -408,7 +545,11 @@ mod tests {
                 let Some(p) = index.placement(i) else { continue };
                 positions += 1;
                 let board = index.board(&p).expect("a position");
-                assert_eq!(layer.forward_placement(&p).0, forward_one(&board, &Hashed), "{name}: {board}");
+                let hashed =
+                    |child: &Board, _| Some(Hashed.entry(child).dtm().map_or(Exit::new(0), Dtm::exit));
+                let valued =
+                    layer.forward_placement(&p, &mut |mv| Some(layer.exit_of(Reaching::Placed(mv)))).0;
+                assert_eq!(valued, forward_one(&board, &mut { hashed }), "{name}: {board}");
             }
             assert!(positions > 1000, "{name}: {positions} positions");
         }

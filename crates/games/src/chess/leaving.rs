@@ -16,6 +16,12 @@ pub trait ChildTables: Sync {
     /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
     /// built before.
     fn entry_at(&self, material: Material, index: u64) -> Entry;
+    /// Whether these are one cluster worker's shares of the tables, holding only the positions
+    /// it owns: a table's layer then names its captures and promotions for their owners to
+    /// value. No, by default.
+    fn holds_share(&self) -> bool {
+        false
+    }
 }
 
 /// The tables (canonical, of more than two pieces) that the captures and promotions of the table
@@ -68,6 +74,10 @@ impl<T: ChildTables + ?Sized> ChildTables for &T {
     fn entry_at(&self, material: Material, index: u64) -> Entry {
         (**self).entry_at(material, index)
     }
+
+    fn holds_share(&self) -> bool {
+        (**self).holds_share()
+    }
 }
 
 impl<T: ChildTables + Send + ?Sized> ChildTables for std::sync::Arc<T> {
@@ -77,6 +87,10 @@ impl<T: ChildTables + Send + ?Sized> ChildTables for std::sync::Arc<T> {
 
     fn entry_at(&self, material: Material, index: u64) -> Entry {
         (**self).entry_at(material, index)
+    }
+
+    fn holds_share(&self) -> bool {
+        (**self).holds_share()
     }
 }
 
@@ -131,9 +145,18 @@ impl LeavingTables {
 
     /// The entry, in `children`, of the position a leaving move reaches.
     pub fn entry(&self, mv: Leaving, children: &impl ChildTables) -> Entry {
+        match self.reach(mv) {
+            Some((material, index)) => children.entry_at(material, index),
+            None => Entry::of(Dtm::Draw),
+        }
+    }
+
+    /// The table a leaving move reaches and that table's index of the position, `None` for the
+    /// bare kings (a draw).
+    pub fn reach(&self, mv: Leaving) -> Option<(Material, u64)> {
         let map =
             self.maps[Self::key(mv.captured, mv.promoted, mv.moved)].as_ref().expect("made for every move");
-        let Some((material, child)) = &map.table else { return Entry::of(Dtm::Draw) };
+        let (material, child) = map.table.as_ref()?;
         let mut squares = [0u8; 5];
         for (j, &s) in mv.after.squares.iter().enumerate() {
             if Some(j) != mv.captured && usize::from(map.slot_of[j]) < squares.len() {
@@ -141,7 +164,7 @@ impl LeavingTables {
             }
         }
         let to_move = if map.flip { !mv.after.to_move } else { mv.after.to_move };
-        children.entry_at(*material, child.index(&Placement { squares, to_move }))
+        Some((*material, child.index(&Placement { squares, to_move })))
     }
 }
 

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, StoredRange};
+use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, StoredRange, STORED_PART};
 use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
@@ -379,14 +379,21 @@ impl gamegraph::dense::LayeredBuild for Builder {
     }
 
     /// One byte a position, at its index.
-    fn stored(&self, layer: &OwnedLayer, ranges: &[OwnedRange], store: ByteStore<u64>) -> Vec<StoredRange> {
+    fn stored(
+        &self,
+        layer: &OwnedLayer,
+        ranges: &[OwnedRange],
+        store: ByteStore<u64>,
+        write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let values = store.into_values();
-        let part = |r: &OwnedRange| StoredRange {
-            file_len: layer.len(),
-            offset: r.start,
-            bytes: values[r.local..r.local + r.len].to_vec(),
-        };
-        ranges.iter().map(part).collect()
+        for r in ranges {
+            for at in (0..r.len).step_by(STORED_PART) {
+                let bytes = values[r.local + at..r.local + r.len.min(at + STORED_PART)].to_vec();
+                write(StoredRange { file_len: layer.len(), offset: r.start + at as u64, bytes })?;
+            }
+        }
+        Ok(())
     }
 
     fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {

@@ -3,23 +3,22 @@
 //! cluster, each writing its range of the table's entries) builds the same files, byte for
 //! byte, as [`super::build()`] on one machine, and resumes the same way.
 //!
-//! Each worker holds one `LayeredTables`. The tables a table's captures and promotions lead to
-//! are loaded once a process ([`ProcessTables`]) and shared by its workers. A worker writes
-//! its range of the table's entries (two bytes each, little-endian, at their index) into a
-//! partial file; the leader (process 0's first worker) then compresses the whole table into
-//! its file and lists it in the manifest, as the one-machine build does.
+//! Each worker holds one `LayeredTables`, and only its share of the tables a table's captures
+//! and promotions lead to ([`TableShares`]): its layer names those moves, and the workers that
+//! own the positions they reach value them. A worker writes its range of the table's entries
+//! (two bytes each, little-endian, at their index) into a partial file; the leader (process 0's
+//! first worker) then compresses the table into its file, one side to move's half at a time,
+//! and lists it in the manifest, as the one-machine build does.
 
-use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, StoredRange};
+use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, Reached, StoredRange, STORED_PART};
 
+use super::shares::{ShareOf, TableShares};
 use super::*;
 use crate::chess::generate::TableLayer;
 
-/// What a cluster's layer of chess tables is: one table, valued through the tables it leads to.
-pub type ClusterLayer = TableLayer<Arc<LoadedTables>, fn() -> bool>;
-
-/// The tables the workers of one process have loaded, shared so that each is held once.
-#[derive(Clone, Default)]
-pub struct ProcessTables(Arc<Mutex<LoadedTables>>);
+/// What a cluster's layer of chess tables is: one table, whose captures and promotions the
+/// owners of the positions they reach value.
+pub type ClusterLayer = TableLayer<Arc<TableShares>, fn() -> bool>;
 
 /// One worker's view of a build of `targets` in a directory shared by every process.
 pub struct LayeredTables {
@@ -29,23 +28,20 @@ pub struct LayeredTables {
     manifest: Manifest,
     /// Where the manifest listed a table found damaged: built again, it takes its place back.
     slots: Vec<(Material, usize)>,
-    process: ProcessTables,
-    /// The tables the next table leads to.
-    children: Arc<LoadedTables>,
+    /// Which ranges of a table this worker owns ([`LayeredBuild::hold_share`]).
+    share: Option<ShareOf>,
+    /// This worker's share of the tables the next table leads to.
+    children: Arc<TableShares>,
     _lock: Option<storage::DirectoryLock>,
 }
 
 impl LayeredTables {
     /// Opens the build of `targets` (and the tables they lead to) in `dir` as one worker sees
-    /// it; `process` is shared by the workers of this process. The `leader` opens it first: it
-    /// takes the directory's lock, removes what an interrupted build left, and drops from the
-    /// manifest the tables whose files are missing or damaged; the others open it after.
-    pub fn open(
-        dir: &Path,
-        targets: &[Material],
-        leader: bool,
-        process: ProcessTables,
-    ) -> Result<Self, TablebaseError> {
+    /// it. The `leader` opens it first: it takes the directory's lock, removes what an
+    /// interrupted build left, and drops from the manifest the tables whose files are missing or
+    /// damaged; the others open it after. Nothing is loaded before
+    /// [`LayeredBuild::hold_share`] says what this worker owns.
+    pub fn open(dir: &Path, targets: &[Material], leader: bool) -> Result<Self, TablebaseError> {
         let lock = if leader { Some(storage::DirectoryLock::take(dir)?) } else { None };
         let mut manifest =
             read_manifest(dir)?.unwrap_or_else(|| Manifest { format: FORMAT.into(), tables: Vec::new() });
@@ -75,17 +71,15 @@ impl LayeredTables {
                 write_manifest(dir, &manifest)?;
             }
         }
-        let mut build = Self {
+        Ok(Self {
             dir: dir.to_path_buf(),
             order,
             manifest,
             slots,
-            process,
-            children: Arc::new(LoadedTables::new()),
+            share: None,
+            children: Arc::default(),
             _lock: lock,
-        };
-        build.load_children()?;
-        Ok(build)
+        })
     }
 
     /// The table [`LayeredBuild::next`] builds, if any is left.
@@ -93,24 +87,22 @@ impl LayeredTables {
         self.order.get(self.next()).copied()
     }
 
-    /// Loads the tables the next table leads to (once a process), dropping the others.
+    /// Loads this worker's share of the tables the next table leads to, keeping what it holds
+    /// of them and dropping the others.
     fn load_children(&mut self) -> Result<(), TablebaseError> {
         let Some(material) = self.next_table() else { return Ok(()) };
-        let mut loaded = self.process.0.lock().expect("not poisoned");
-        build::load_children(&mut loaded, material, &self.dir, &self.manifest)?;
-        self.children = Arc::new(loaded.clone());
-        Ok(())
+        let share = self.share.as_ref().expect("hold_share says what a worker owns before it loads");
+        let children = Arc::make_mut(&mut self.children);
+        children.load_for(material, &self.dir, &self.manifest, share)
     }
 
     /// Drops the tables that table `n` leads to and the next table does not, before table `n`
     /// is read back whole to be compressed: the two are never held together.
     fn keep_only_what_follows(&mut self, n: usize) {
-        self.children = Arc::new(LoadedTables::new());
         let following = self.order[n + 1..].iter().copied().find(|&m| self.manifest.entry(m).is_none());
-        let mut loaded = self.process.0.lock().expect("not poisoned");
         match following {
-            Some(next) => drop(loaded.missing_for(next)),
-            None => *loaded = LoadedTables::new(),
+            Some(next) => drop(Arc::make_mut(&mut self.children).keep_for(next)),
+            None => self.children = Arc::default(),
         }
     }
 
@@ -119,13 +111,10 @@ impl LayeredTables {
         self.dir.join(format!("{PARTIAL}{material}.entries"))
     }
 
-    /// The entries of the partial file of `material`, complete. Read a piece at a time, so
-    /// that the file's bytes are never held beside the entries.
-    fn read_partial(&self, material: Material) -> Result<Vec<Entry>, TablebaseError> {
-        use std::io::Read;
+    /// Checks that the partial file of `material` is complete: as long as the table's entries.
+    fn check_partial(&self, material: Material) -> Result<(), TablebaseError> {
         let path = self.partial_path_of(material);
-        let mut file = fs::File::open(&path).map_err(io_error(&path))?;
-        let written = file.metadata().map_err(io_error(&path))?.len();
+        let written = fs::metadata(&path).map_err(io_error(&path))?.len();
         let expected = 2 * TableIndex::new(material).len();
         if written != expected {
             return Err(TablebaseError::Damaged {
@@ -133,12 +122,30 @@ impl LayeredTables {
                 message: format!("{}: {written} bytes written, {expected} expected", path.display()),
             });
         }
-        let mut entries = Vec::with_capacity((expected / 2) as usize);
+        Ok(())
+    }
+
+    /// The entries of one side to move's half (0 White, 1 Black) of the partial file of
+    /// `material`, checked complete. Read a piece at a time, so that the file's bytes are never
+    /// held beside the entries.
+    fn read_partial_half(&self, material: Material, side: usize) -> std::io::Result<Vec<Entry>> {
+        let path = self.partial_path_of(material);
+        Self::read_half(&path, material, side)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+
+    /// [`LayeredTables::read_partial_half`] of the file at `path`.
+    fn read_half(path: &Path, material: Material, side: usize) -> std::io::Result<Vec<Entry>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = fs::File::open(path)?;
+        let half = TableIndex::new(material).len() / 2;
+        file.seek(SeekFrom::Start(2 * half * side as u64))?;
+        let mut entries = Vec::with_capacity(half as usize);
         let mut piece = vec![0u8; 1 << 20];
-        let mut left = expected as usize;
+        let mut left = 2 * half as usize;
         while left > 0 {
             let bytes = &mut piece[..left.min(1 << 20)];
-            file.read_exact(bytes).map_err(io_error(&path))?;
+            file.read_exact(bytes)?;
             entries.extend(bytes.chunks_exact(2).map(|b| Entry(u16::from_le_bytes([b[0], b[1]]))));
             left -= bytes.len();
         }
@@ -173,29 +180,35 @@ impl LayeredBuild for LayeredTables {
         layer: &ClusterLayer,
         ranges: &[OwnedRange],
         store: OutcomeStore<u64>,
-    ) -> Vec<StoredRange> {
+        write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let global = |local: usize| {
             let range = ranges.partition_point(|r| r.local <= local).saturating_sub(1);
             ranges.get(range).map_or(u64::MAX, |r| r.start + (local - r.local) as u64)
         };
         let entries = layer.entries(store, global);
         let table = layer.index().len();
-        let part = |r: &OwnedRange| {
+        for r in ranges.iter().filter(|r| r.start < table) {
             let len = table.saturating_sub(r.start).min(r.len as u64) as usize;
-            let bytes = entries[r.local..r.local + len].iter().flat_map(|e| e.to_le_bytes()).collect();
-            StoredRange { file_len: 2 * table, offset: 2 * r.start, bytes }
-        };
-        ranges.iter().filter(|r| r.start < table).map(part).collect()
+            for at in (0..len).step_by(STORED_PART / 2) {
+                let part = &entries[r.local + at..r.local + len.min(at + STORED_PART / 2)];
+                let bytes = part.iter().flat_map(|e| e.to_le_bytes()).collect();
+                write(StoredRange { file_len: 2 * table, offset: 2 * (r.start + at as u64), bytes })?;
+            }
+        }
+        Ok(())
     }
 
-    /// Compresses the table from its partial file, as the one-machine build writes it, and
-    /// lists it in the manifest.
+    /// Compresses the table from its partial file, one side to move's half at a time, as the
+    /// one-machine build writes it, and lists it in the manifest.
     fn finish(&mut self, n: usize) -> Result<(), TablebaseError> {
         assert_eq!(n, self.next(), "tables are finished in building order");
         let material = self.order[n];
         self.keep_only_what_follows(n);
-        let entries = self.read_partial(material)?;
-        let entry = build::write_table(&self.dir, material, &entries)?;
+        self.check_partial(material)?;
+        let entry = build::write_table_with(&self.dir, material, |mut out| {
+            file::write_by_halves(&mut out, material, |side| self.read_partial_half(material, side))
+        })?;
         match self.slots.iter().find(|s| s.0 == material) {
             Some(&(_, at)) => self.manifest.tables.insert(at.min(self.manifest.tables.len()), entry),
             None => self.manifest.tables.push(entry),
@@ -203,7 +216,6 @@ impl LayeredBuild for LayeredTables {
         write_manifest(&self.dir, &self.manifest)?;
         let partial = self.partial_path_of(material);
         fs::remove_file(&partial).map_err(io_error(&partial))?;
-        self.process.0.lock().expect("not poisoned").insert(material, entries);
         self.load_children()
     }
 
@@ -212,6 +224,16 @@ impl LayeredBuild for LayeredTables {
         assert_eq!(n, self.next(), "tables are reloaded in building order");
         self.manifest =
             read_manifest(&self.dir)?.ok_or_else(|| TablebaseError::NoTables { dir: self.dir.clone() })?;
+        self.load_children()
+    }
+
+    /// Holds only this worker's share of the tables each table leads to, from now on: loads
+    /// that of the next table's.
+    fn hold_share(
+        &mut self,
+        share: Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>,
+    ) -> Result<(), TablebaseError> {
+        self.share = Some(share);
         self.load_children()
     }
 }

@@ -25,7 +25,7 @@ struct Loaded {
 
 /// A loaded table's entries: one byte each when every distance fits (most tables), which
 /// halves what a 5-piece build holds of the tables it leads to; two bytes otherwise.
-enum LoadedEntries {
+pub(super) enum LoadedEntries {
     Narrow(Vec<u8>),
     Wide(Vec<Entry>),
 }
@@ -34,7 +34,8 @@ enum LoadedEntries {
 const NARROW_NONE: u8 = u8::MAX;
 
 impl LoadedEntries {
-    fn new(entries: Vec<Entry>) -> Self {
+    /// The entries, in one byte each where they all fit.
+    pub(super) fn new(entries: Vec<Entry>) -> Self {
         if entries.par_iter().all(|e| *e == Entry::NONE || e.0 < u16::from(NARROW_NONE)) {
             let narrow = entries.par_iter().map(|e| if *e == Entry::NONE { NARROW_NONE } else { e.0 as u8 });
             LoadedEntries::Narrow(narrow.collect())
@@ -43,8 +44,19 @@ impl LoadedEntries {
         }
     }
 
+    /// The entries of the table indices `range` of `file` (for lookups of positions, as
+    /// [`TableFile::all_at_positions`]): straight into one byte an entry where every entry fits,
+    /// so that reading never holds the entries in two bytes too.
+    pub(super) fn read(file: &TableFile, range: std::ops::Range<u64>) -> Result<Self, FileError> {
+        Ok(match file.narrow_at_positions(range.clone(), NARROW_NONE)? {
+            Some(bytes) => LoadedEntries::Narrow(bytes),
+            None => LoadedEntries::new(file.entries_at_positions(range)?),
+        })
+    }
+
+    /// Entry `i`.
     #[inline]
-    fn get(&self, i: usize) -> Entry {
+    pub(super) fn get(&self, i: usize) -> Entry {
         match self {
             LoadedEntries::Narrow(bytes) => match bytes[i] {
                 NARROW_NONE => Entry::NONE,
@@ -54,7 +66,8 @@ impl LoadedEntries {
         }
     }
 
-    fn len(&self) -> usize {
+    /// How many entries.
+    pub(super) fn len(&self) -> usize {
         match self {
             LoadedEntries::Narrow(bytes) => bytes.len(),
             LoadedEntries::Wide(entries) => entries.len(),
@@ -83,12 +96,7 @@ impl LoadedTables {
     pub fn load(&mut self, material: Material, file: &TableFile, sides: [bool; 2]) -> Result<(), FileError> {
         let index = TableIndex::new(material);
         let (start, end) = halves_range(&index, sides);
-        let entries = match file.narrow_at_positions(start..end, NARROW_NONE)? {
-            Some(bytes) => LoadedEntries::Narrow(bytes),
-            None => {
-                LoadedEntries::new(file.all_at_positions()?.drain(start as usize..end as usize).collect())
-            }
-        };
+        let entries = LoadedEntries::read(file, start..end)?;
         self.put(Loaded { material, index, sides, start, entries: Arc::new(entries) });
         Ok(())
     }
@@ -131,6 +139,11 @@ impl LoadedTables {
     pub fn share_from(&mut self, other: &LoadedTables, material: Material, sides: [bool; 2]) -> bool {
         let held = other.get(material).filter(|t| covers(t, sides)).cloned();
         held.map(|t| self.put(t)).is_some()
+    }
+
+    /// Whether the halves `sides` of the table of `material` are loaded.
+    pub fn holds(&self, material: Material, sides: [bool; 2]) -> bool {
+        self.get(material).is_some_and(|t| covers(t, sides))
     }
 
     /// A loaded table.

@@ -7,6 +7,7 @@
 //! - [`loaded`]: tables loaded whole, for building and verifying;
 //! - [`build`](mod@build): building a directory, resumed where a build stopped;
 //! - [`layered`]: the same build as layers, for a cluster's workers;
+//! - [`shares`]: a cluster worker's share of the tables a table leads to;
 //! - [`stats`]: counts by value and side to move;
 //! - [`verify`]: every entry against its children.
 
@@ -14,6 +15,7 @@ pub mod build;
 pub mod layered;
 pub mod loaded;
 pub mod resolve;
+pub mod shares;
 pub mod stats;
 pub mod verify;
 

@@ -98,6 +98,30 @@ fn best_capture(
     best.best
 }
 
+/// Loads into `loaded` the tables that the captures of the table of `material` lead to, with
+/// their values, where it does not hold them: what [`raise`] reads for that table.
+pub fn load_capture_tables(
+    loaded: &mut LoadedTables,
+    material: Material,
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<(), TablebaseError> {
+    for (m, sides) in capture_halves(material) {
+        if !loaded.holds(m, sides) {
+            load(loaded, m, sides, dir, manifest)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tables of fewer pieces that the table of `material` leads to (those its captures reach),
+/// with the halves they reach.
+fn capture_halves(material: Material) -> impl Iterator<Item = (Material, [bool; 2])> {
+    reached_halves(&TableIndex::new(material))
+        .into_iter()
+        .filter(move |(m, _)| m.pieces() < material.pieces())
+}
+
 /// The tables that the captures of the table of `material` lead to, with their values: shared
 /// from `known` where it holds them (a build's tables, loaded before), else loaded.
 fn capture_tables(
@@ -107,10 +131,7 @@ fn capture_tables(
     known: &LoadedTables,
 ) -> Result<LoadedTables, TablebaseError> {
     let mut tables = LoadedTables::new();
-    let fewer = reached_halves(&TableIndex::new(material))
-        .into_iter()
-        .filter(|(m, _)| m.pieces() < material.pieces());
-    for (m, sides) in fewer {
+    for (m, sides) in capture_halves(material) {
         if !tables.share_from(known, m, sides) {
             load(&mut tables, m, sides, dir, manifest)?;
         }
@@ -119,7 +140,7 @@ fn capture_tables(
 }
 
 /// The file of the table of `material`, which a table of the directory needs.
-fn open(material: Material, dir: &Path, manifest: &Manifest) -> Result<TableFile, TablebaseError> {
+pub(super) fn open(material: Material, dir: &Path, manifest: &Manifest) -> Result<TableFile, TablebaseError> {
     let entry = manifest.entry(material).ok_or_else(|| TablebaseError::Damaged {
         material,
         message: format!(

@@ -1,0 +1,136 @@
+//! A cluster worker's share of the tables a table's captures and promotions lead to: the
+//! ranges of each that the worker owns, with their values, so that no worker holds or reads
+//! what another owns. The worker's layer names its captures and promotions instead of valuing
+//! them, and their owners value them from their shares ([`gamegraph::dense::DenseLayer::exit_through`]).
+//!
+//! A version 4 file leaves out the values that captures give: a share is raised through the
+//! tables of fewer pieces its captures lead to, loaded whole while it is read and dropped after
+//! (a table of four pieces is about a hundredth of one of five).
+
+use gamegraph::dense::{OwnedRange, Reached};
+
+use super::loaded::LoadedEntries;
+use super::*;
+
+/// The ranges of a reached table that one worker owns, as the cluster cuts a table of that size
+/// and segment ([`TableShares::reached`]).
+pub type ShareOf = Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
+
+/// One worker's share of the tables one table leads to: every range it owns of the halves that
+/// table's moves reach.
+#[derive(Clone, Default)]
+pub struct TableShares {
+    parts: Vec<Part>,
+}
+
+/// Consecutive entries of one table, within one side to move's half.
+#[derive(Clone)]
+struct Part {
+    material: Material,
+    /// The side to move of its half (0 White, 1 Black).
+    side: usize,
+    /// The table index of its first entry.
+    start: u64,
+    entries: Arc<LoadedEntries>,
+}
+
+impl TableShares {
+    /// How the cluster sees the table of `material` when it cuts it among its workers: its
+    /// indices, in two segments (the halves of each side to move), as a table's layer has them.
+    pub fn reached(material: Material) -> Reached {
+        let len = TableIndex::new(material).len();
+        Reached { len, segment: len / 2 }
+    }
+
+    /// Loads the share `share` gives of what the table of `material` reads of the tables its
+    /// captures and promotions lead to (in `dir`, which `manifest` lists), keeping what it
+    /// holds of them already and dropping the rest.
+    pub fn load_for(
+        &mut self,
+        material: Material,
+        dir: &Path,
+        manifest: &Manifest,
+        share: &ShareOf,
+    ) -> Result<(), TablebaseError> {
+        let needed = self.keep_for(material);
+        // The whole tables of fewer pieces that raise version 4 values, while they are needed.
+        let mut smaller = LoadedTables::new();
+        for (m, sides) in needed {
+            for (side, _) in sides.iter().enumerate().filter(|s| *s.1) {
+                if !self.holds(m, side) {
+                    self.load_half(m, side, dir, manifest, share, &mut smaller)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops what the table of `material` does not read, and returns the halves it reads.
+    pub fn keep_for(&mut self, material: Material) -> Vec<(Material, [bool; 2])> {
+        let needed = reached_halves(&TableIndex::new(material));
+        self.parts.retain(|p| needed.iter().any(|&(m, sides)| m == p.material && sides[p.side]));
+        needed
+    }
+
+    /// Whether the half `side` of the table of `material` is held.
+    fn holds(&self, material: Material, side: usize) -> bool {
+        self.parts.iter().any(|p| p.material == material && p.side == side)
+    }
+
+    /// Loads this worker's ranges of the half `side` of the table of `material`, raised where
+    /// its file leaves values out through the capture tables `smaller` holds or loads.
+    fn load_half(
+        &mut self,
+        material: Material,
+        side: usize,
+        dir: &Path,
+        manifest: &Manifest,
+        share: &ShareOf,
+        smaller: &mut LoadedTables,
+    ) -> Result<(), TablebaseError> {
+        let file = resolve::open(material, dir, manifest)?;
+        let reached = Self::reached(material);
+        let half = side as u64 * reached.segment..(side as u64 + 1) * reached.segment;
+        let ranges = share(reached).into_iter().filter(|r| r.len > 0 && half.contains(&r.start));
+        if file.holds_bounds() {
+            resolve::load_capture_tables(smaller, material, dir, manifest)?;
+        }
+        for range in ranges {
+            let range = range.start..range.start + range.len as u64;
+            let entries = if file.holds_bounds() {
+                let mut entries = file.entries_at_positions(range.clone())?;
+                resolve::raise(material, range.start, &mut entries, smaller);
+                LoadedEntries::new(entries)
+            } else {
+                LoadedEntries::read(&file, range.clone())?
+            };
+            self.parts.push(Part { material, side, start: range.start, entries: Arc::new(entries) });
+        }
+        Ok(())
+    }
+}
+
+impl ChildTables for TableShares {
+    fn entry(&self, board: &Board) -> Entry {
+        let material = Material::of(board).canonical();
+        if material.pieces() == 2 {
+            return Entry::of(Dtm::Draw);
+        }
+        let index = TableIndex::new(material);
+        let p = index.placement_of(board).expect("the board holds the table's material");
+        self.entry_at(material, index.index(&p))
+    }
+
+    fn entry_at(&self, material: Material, index: u64) -> Entry {
+        let part = self
+            .parts
+            .iter()
+            .find(|p| p.material == material && index.wrapping_sub(p.start) < p.entries.len() as u64)
+            .expect("a worker is asked only for the positions it owns");
+        part.entries.get((index - part.start) as usize)
+    }
+
+    fn holds_share(&self) -> bool {
+        true
+    }
+}
