@@ -1,11 +1,14 @@
 //! The forward pass of a layer whose workers hold only their shares of the layers solved before
 //! ([`DenseLayer::asks`]): no worker reads a position another worker owns. Each worker walks its
-//! ranges a piece at a time, names each move that leaves the layer ([`DenseLayer::forward_leaving`])
-//! and sends it, as a question, to the owner of the position it reaches; that worker values it in
-//! its own share ([`DenseLayer::exit_through`]) and sends the exit back to the owner of the position
-//! the move leaves, which keeps the best exit of each of its positions. Once every answer of the
-//! piece is in, the piece's facts are those the one-machine forward pass finds, and its counters
-//! and seeds are set as there ([`gamegraph::dense::seed_facts`]).
+//! ranges a piece at a time, names each move that leaves the layer into a position it does not
+//! hold ([`DenseLayer::forward_leaving`]) and sends it, as a question, to the owner of the position
+//! it reaches (or values it at once if that is itself); that worker values it in its own share
+//! ([`DenseLayer::exit_through`]) and sends the exit back to the owner of the position the move
+//! leaves, which keeps the best exit of each of its positions, and the best of its marked moves
+//! ([`gamegraph::dense::Leaving::MARKED`]: chess captures). Once every answer of the piece is in,
+//! the layer is told both of each position ([`DenseLayer::exits_found`]), the piece's facts are
+//! those the one-machine forward pass finds, and its counters and seeds are set as there
+//! ([`gamegraph::dense::seed_facts`]).
 //!
 //! The pieces go in lockstep over the workers (one timely timestamp a piece), so the questions and
 //! answers in flight, and the facts a worker holds, are bounded by a piece, whatever the layer's
@@ -152,8 +155,8 @@ where
             }
             let len = PIECE.min(range.len - at);
             let (start, local) = (range.start + at as u64, range.local + at);
-            let (facts, leaving) = forward_leaving(&**layer, start, len);
-            let mut asked = Piece { first: local, facts, marked: vec![None; len] };
+            let (facts, marked, leaving) = forward_leaving(&**layer, start, len);
+            let mut asked = Piece { first: local, facts, marked };
             // The moves into positions this worker owns are valued here, without messages.
             let (own, others): (Vec<_>, Vec<_>) =
                 leaving.into_iter().partition(|(_, mv)| owners[mv.layer as usize].owner(mv.index) == me);

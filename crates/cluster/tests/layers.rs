@@ -217,6 +217,13 @@ impl AskingLayer {
         Self { valued, leaving, lower, worker, found }
     }
 
+    /// Whether this worker owns the position `mv` reaches.
+    fn owns(&self, mv: Leaving) -> bool {
+        let (me, peers) = self.worker.expect("only a worker of a cluster values named moves");
+        let reached = self.reached()[mv.layer as usize];
+        Ownership::segments(reached.len, reached.segment, peers).owner(mv.index) == me
+    }
+
     /// What a worker must be told of position `u`'s exits: `None` if it has no moves, else the
     /// best exit of its leaving moves and that of the marked ones.
     fn expected_found(&self, u: usize) -> Found {
@@ -267,14 +274,32 @@ impl DenseLayer for AskingLayer {
         self.worker.is_some()
     }
 
-    /// The facts of the layer, each exit left out and its moves named.
-    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
+    /// The facts of the layer, each exit the best of the moves into layer 0's positions that
+    /// this worker owns (valued here, as a layer that holds a smaller layer whole values its
+    /// moves), the others named.
+    fn forward_leaving(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        marked: &mut [Option<Exit>],
+        leave: &mut dyn FnMut(usize, Leaving),
+    ) {
         self.valued.forward(start, out);
         for (i, fact) in out.iter_mut().enumerate() {
-            if let Forward::Moves { exit, .. } = fact {
-                *exit = None;
+            let mut here = None;
+            for &mv in &self.leaving[start as usize + i] {
+                if mv.layer == 0 && self.owns(mv) {
+                    here = Some(value(&self.lower, mv).best_of(here));
+                    if mv.tag & Leaving::MARKED != 0 {
+                        marked[i] = Some(value(&self.lower, mv).best_of(marked[i]));
+                    }
+                } else {
+                    leave(i, mv);
+                }
             }
-            self.leaving[start as usize + i].iter().for_each(|&mv| leave(i, mv));
+            if let Forward::Moves { exit, .. } = fact {
+                *exit = here;
+            }
         }
     }
 
@@ -286,10 +311,7 @@ impl DenseLayer for AskingLayer {
     }
 
     fn exit_through(&self, mv: Leaving) -> Exit {
-        let (me, peers) = self.worker.expect("only a worker of a cluster is asked");
-        let reached = self.reached()[mv.layer as usize];
-        let owner = Ownership::segments(reached.len, reached.segment, peers).owner(mv.index);
-        assert_eq!(owner, me, "{mv:?} asked of a worker that does not own it");
+        assert!(self.owns(mv), "{mv:?} asked of a worker that does not own it");
         value(&self.lower, mv)
     }
 

@@ -152,13 +152,21 @@ pub trait DenseLayer: Sync {
         false
     }
 
-    /// The forward facts of the chunk, as [`DenseLayer::forward`] gives them, except that each
-    /// move into a position of a layer solved before is given to `leave` (with its offset in the
-    /// chunk) instead of valued: a fact's exit is then only the best of the moves valued without
-    /// another layer (the end of the game, say), and `None` if there are none. By default the
-    /// facts of [`DenseLayer::forward`], with nothing left.
-    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
-        let _ = leave;
+    /// The forward facts of the chunk, as [`DenseLayer::forward`] gives them, except that a
+    /// move into a position of a layer solved before that this solver does not hold is given to
+    /// `leave` (with its offset in the chunk) instead of valued: a fact's exit is then only the
+    /// best of the moves valued here (the end of the game, say, or a position of a layer held
+    /// whole), and `None` if there are none. `marked`, as long as `out` and all `None`, gets at
+    /// each offset the best of the moves valued here that [`Leaving::MARKED`] would mark. By
+    /// default the facts of [`DenseLayer::forward`], with nothing left or marked.
+    fn forward_leaving(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        marked: &mut [Option<Exit>],
+        leave: &mut dyn FnMut(usize, Leaving),
+    ) {
+        let _ = (marked, leave);
         self.forward(start, out);
     }
 
@@ -175,8 +183,8 @@ pub trait DenseLayer: Sync {
     }
 
     /// Told, once the moves [`DenseLayer::forward_leaving`] named at `index` are valued, of
-    /// the position's best exit (its fact's, the moves valued in the layer included) and the
-    /// best exit of the named moves whose tag holds [`Leaving::MARKED`]: what the layer's own
+    /// the position's best exit and best marked exit (the moves valued in the layer included,
+    /// named moves marked by their tag's [`Leaving::MARKED`]): what the layer's own
     /// [`DenseLayer::forward`] sees when it values every move (a chess table's capture marks).
     /// Only called for positions with moves, where the layer asks. Nothing, by default.
     fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
@@ -475,29 +483,32 @@ where
     Ok(LayerSeeds::from_chunks(chunks))
 }
 
+/// What [`forward_leaving`] finds: the facts of a range's indices, the best marked exit valued
+/// at each, and the moves named (with their offsets from the range's start).
+pub type Named = (Vec<Forward>, Vec<Option<Exit>>, Vec<(usize, Leaving)>);
+
 /// The forward facts of the `len` indices of `layer` from `start`, in parallel, each move that
-/// leaves the layer named (with its offset from `start`) instead of valued
-/// ([`DenseLayer::forward_leaving`]): for a solver that asks the owners of the positions they
-/// reach, then completes the facts' exits and counts them with [`seed_facts`].
-pub fn forward_leaving<L: DenseLayer>(
-    layer: &L,
-    start: u64,
-    len: usize,
-) -> (Vec<Forward>, Vec<(usize, Leaving)>) {
+/// leaves the layer into a position this solver does not hold named (with its offset from
+/// `start`) instead of valued ([`DenseLayer::forward_leaving`]): for a solver that asks the
+/// owners of the positions they reach, then completes the facts' exits and counts them with
+/// [`seed_facts`].
+pub fn forward_leaving<L: DenseLayer>(layer: &L, start: u64, len: usize) -> Named {
     let mut facts = vec![Forward::Absent; len];
+    let mut marked = vec![None; len];
     let leaving: Vec<Vec<(usize, Leaving)>> = facts
         .par_chunks_mut(CHUNK)
+        .zip(marked.par_chunks_mut(CHUNK))
         .enumerate()
-        .map(|(c, facts)| {
+        .map(|(c, (facts, marked))| {
             let first = c * CHUNK;
             let mut leaving = Vec::new();
-            layer.forward_leaving(start + first as u64, facts, &mut |offset, mv| {
+            layer.forward_leaving(start + first as u64, facts, marked, &mut |offset, mv| {
                 leaving.push((first + offset, mv))
             });
             leaving
         })
         .collect();
-    (facts, leaving.into_iter().flatten().collect())
+    (facts, marked, leaving.into_iter().flatten().collect())
 }
 
 /// The exits of `moves` (each given by [`DenseLayer::forward_leaving`] of some solver's layer),

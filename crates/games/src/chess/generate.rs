@@ -70,22 +70,6 @@ impl CaptureMarks {
         }
     }
 
-    /// Notes, while the other moves of the position at `index` are asked about, that it has a
-    /// capture valued without asking (to the bare kings: a draw).
-    fn capture_to_bare_kings(&self, index: u64) {
-        self.set(index, KEPT);
-    }
-
-    /// Marks the position at `index`, whose best leaving move is `best` and best capture among
-    /// those that were asked about `asked`, once every answer is in: as [`CaptureMarks::forward`]
-    /// marks it where every move is valued at once.
-    fn settle(&self, index: u64, asked: Option<Exit>, best: Option<Exit>) {
-        let word = &self.0[(index / 32) as usize];
-        let noted = word.fetch_and(!(0b11 << (2 * (index % 32))), Relaxed) >> (2 * (index % 32)) & 0b11;
-        let capture = if noted == KEPT { Some(Exit::new(0).best_of(asked)) } else { asked };
-        self.forward(index, capture, best);
-    }
-
     /// Whether the value of a position, `None` for a draw, is its best capture's.
     fn by_capture(&self, index: u64, decided: bool) -> bool {
         match self.get(index) {
@@ -229,20 +213,25 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
         self.children.holds_share()
     }
 
-    /// Names every capture and promotion but those to the bare kings, a capture with
-    /// [`Named::MARKED`].
-    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Named)) {
+    /// Names every capture and promotion into a position this worker does not hold (a capture
+    /// with [`Named::MARKED`]), and values the others.
+    fn forward_leaving(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        marked: &mut [Option<Exit>],
+        leave: &mut dyn FnMut(usize, Named),
+    ) {
         let mut name = |offset, mv: Reaching| {
             let tag = if mv.captures() { Named::MARKED } else { 0 };
-            let Some((layer, index)) = self.reaches(mv) else { return Some(Exit::new(0)) };
+            let Some((layer, index)) = self.reaches(&mv) else { return Some(Exit::new(0)) };
+            if let Some(entry) = self.children.held(self.reached[layer as usize].0, index) {
+                return Some(exit_of(entry));
+            }
             leave(offset, Named { layer, index, tag });
             None
         };
-        self.forward_with(start, out, &mut name, |at, _, capture| {
-            if capture.is_some() {
-                self.captures.capture_to_bare_kings(at);
-            }
-        });
+        self.forward_with(start, out, &mut name, |at, _, capture| marked[(at - start) as usize] = capture);
     }
 
     /// The tables of [`reached_halves`], in its order.
@@ -252,12 +241,12 @@ impl<C: ChildTables, I: Fn() -> bool + Sync> DenseLayer for TableLayer<C, I> {
 
     fn exit_through(&self, leaving: Named) -> Exit {
         let (material, _) = self.reached[leaving.layer as usize];
-        self.children.entry_at(material, leaving.index).dtm().map_or(Exit::new(0), Dtm::exit)
+        exit_of(self.children.entry_at(material, leaving.index))
     }
 
     fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
         if index < self.index.len() {
-            self.captures.settle(index, marked, best);
+            self.captures.forward(index, marked, best);
         }
     }
 
@@ -293,8 +282,8 @@ impl<C: ChildTables, I> TableLayer<C, I> {
         &self,
         start: u64,
         out: &mut [Forward],
-        value: &mut dyn FnMut(usize, Reaching) -> Option<Exit>,
-        mark: impl Fn(u64, Forward, Option<Exit>),
+        value: &mut impl FnMut(usize, Reaching) -> Option<Exit>,
+        mut mark: impl FnMut(u64, Forward, Option<Exit>),
     ) {
         let base = self.index.len();
         let end = start + out.len() as u64;
@@ -327,7 +316,7 @@ impl<C: ChildTables, I> TableLayer<C, I> {
     fn forward_placement(
         &self,
         p: &Placement,
-        value: &mut dyn FnMut(Leaving) -> Option<Exit>,
+        value: &mut impl FnMut(Leaving) -> Option<Exit>,
     ) -> (Forward, Option<Exit>) {
         let mut moves = CountMoves { value, inside: 0, best: None, capture: None, any: false };
         let check = self.index.visit_moves(p, &mut moves);
@@ -341,22 +330,23 @@ impl<C: ChildTables, I> TableLayer<C, I> {
 
     /// What a leaving move is worth to its mover, read in the tables the layer holds whole.
     fn exit_of(&self, mv: Reaching) -> Exit {
-        let entry = match mv {
+        exit_of(match mv {
             Reaching::Placed(mv) => self.leaving.entry(mv, &self.children),
             Reaching::Played(child, _) => self.children.entry(child),
-        };
-        entry.dtm().map_or(Exit::new(0), Dtm::exit)
+        })
     }
 
     /// The table a leaving move reaches (numbered as [`DenseLayer::reached`]) and that table's
     /// index of the position; `None` for the bare kings.
-    fn reaches(&self, mv: Reaching) -> Option<(u32, u64)> {
+    fn reaches(&self, mv: &Reaching) -> Option<(u32, u64)> {
         let number = |material| {
             let n = self.reached.iter().position(|(m, _)| *m == material);
             n.expect("every table a move reaches is in reached_halves") as u32
         };
         match mv {
-            Reaching::Placed(mv) => self.leaving.reach(mv).map(|(material, index)| (number(material), index)),
+            Reaching::Placed(mv) => {
+                self.leaving.reach(*mv).map(|(material, index)| (number(material), index))
+            }
             Reaching::Played(child, _) => {
                 let material = Material::of(child).canonical();
                 if material.pieces() == 2 {
@@ -372,9 +362,9 @@ impl<C: ChildTables, I> TableLayer<C, I> {
 }
 
 /// The forward pass's tally of one position's moves.
-struct CountMoves<'v> {
+struct CountMoves<'v, F> {
     /// Values a leaving move, or names it (`None`).
-    value: &'v mut dyn FnMut(Leaving) -> Option<Exit>,
+    value: &'v mut F,
     inside: u32,
     /// The best move leaving the table, of those valued.
     best: Option<Exit>,
@@ -383,7 +373,7 @@ struct CountMoves<'v> {
     any: bool,
 }
 
-impl MoveVisitor for CountMoves<'_> {
+impl<F: FnMut(Leaving) -> Option<Exit>> MoveVisitor for CountMoves<'_, F> {
     fn inside(&mut self) {
         self.any = true;
         self.inside += 1;
@@ -406,7 +396,7 @@ impl MoveVisitor for CountMoves<'_> {
 /// it, each valued by `value` (told the board it reaches and whether it captures), which gives
 /// `None` for a move it names instead. A stalemate is a position whose only "move" is a drawn
 /// exit, so that it stays drawn.
-fn forward_one(board: &Board, value: &mut dyn FnMut(&Board, bool) -> Option<Exit>) -> Forward {
+fn forward_one(board: &Board, value: &mut impl FnMut(&Board, bool) -> Option<Exit>) -> Forward {
     let mut inside = 0;
     let mut best: Option<Exit> = None;
     let mut any = false;
@@ -435,6 +425,11 @@ fn forward_one(board: &Board, value: &mut dyn FnMut(&Board, bool) -> Option<Exit
         };
     }
     Forward::Moves { inside, exit: best }
+}
+
+/// What a move into the position of `entry` (in a table built before) is worth to its mover.
+fn exit_of(entry: Entry) -> Exit {
+    entry.dtm().map_or(Exit::new(0), Dtm::exit)
 }
 
 /// Whether a move leaves its table: a capture (en passant too) or a promotion.

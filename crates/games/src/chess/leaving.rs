@@ -22,6 +22,11 @@ pub trait ChildTables: Sync {
     fn holds_share(&self) -> bool {
         false
     }
+    /// The entry at `index` of the table of `material` if it is held here: always, but in a
+    /// share.
+    fn held(&self, material: Material, index: u64) -> Option<Entry> {
+        Some(self.entry_at(material, index))
+    }
 }
 
 /// The tables (canonical, of more than two pieces) that the captures and promotions of the table
@@ -78,6 +83,10 @@ impl<T: ChildTables + ?Sized> ChildTables for &T {
     fn holds_share(&self) -> bool {
         (**self).holds_share()
     }
+
+    fn held(&self, material: Material, index: u64) -> Option<Entry> {
+        (**self).held(material, index)
+    }
 }
 
 impl<T: ChildTables + Send + ?Sized> ChildTables for std::sync::Arc<T> {
@@ -91,6 +100,10 @@ impl<T: ChildTables + Send + ?Sized> ChildTables for std::sync::Arc<T> {
 
     fn holds_share(&self) -> bool {
         (**self).holds_share()
+    }
+
+    fn held(&self, material: Material, index: u64) -> Option<Entry> {
+        (**self).held(material, index)
     }
 }
 

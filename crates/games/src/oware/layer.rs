@@ -184,7 +184,13 @@ impl DenseLayer for OwnedLayer {
 
     /// Each capture named by the stone count it reaches (the layer's number), the index there,
     /// and the stones it takes (its tag).
-    fn forward_leaving(&self, start: u64, out: &mut [Forward], leave: &mut dyn FnMut(usize, Leaving)) {
+    fn forward_leaving(
+        &self,
+        start: u64,
+        out: &mut [Forward],
+        _: &mut [Option<Exit>],
+        leave: &mut dyn FnMut(usize, Leaving),
+    ) {
         if !self.shares {
             return self.forward(start, out);
         }

@@ -3,9 +3,12 @@
 //! what another owns. The worker's layer names its captures and promotions instead of valuing
 //! them, and their owners value them from their shares ([`gamegraph::dense::DenseLayer::exit_through`]).
 //!
+//! A reached table small beside the table being built (at most [`WHOLE_BELOW`] of it: a table
+//! of four pieces beside one of five) is held whole by every worker instead: its moves are then
+//! valued where they are found, which costs less than asking for them.
+//!
 //! A version 4 file leaves out the values that captures give: a share is raised through the
-//! tables of fewer pieces its captures lead to, loaded whole while it is read and dropped after
-//! (a table of four pieces is about a hundredth of one of five).
+//! tables of fewer pieces its captures lead to, loaded whole while it is read and dropped after.
 
 use gamegraph::dense::{OwnedRange, Reached};
 
@@ -16,8 +19,12 @@ use super::*;
 /// and segment ([`TableShares::reached`]).
 pub type ShareOf = Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
 
+/// A reached table whose halves reached hold at most this fraction of the entries of the table
+/// being built is held whole by every worker.
+pub const WHOLE_BELOW: u64 = 64;
+
 /// One worker's share of the tables one table leads to: every range it owns of the halves that
-/// table's moves reach.
+/// table's moves reach, or the whole halves of the small ones.
 #[derive(Clone, Default)]
 pub struct TableShares {
     parts: Vec<Part>,
@@ -29,6 +36,8 @@ struct Part {
     material: Material,
     /// The side to move of its half (0 White, 1 Black).
     side: usize,
+    /// Whether it is the whole half, held by every worker.
+    whole: bool,
     /// The table index of its first entry.
     start: u64,
     entries: Arc<LoadedEntries>,
@@ -55,20 +64,30 @@ impl TableShares {
         let needed = self.keep_for(material);
         // The whole tables of fewer pieces that raise version 4 values, while they are needed.
         let mut smaller = LoadedTables::new();
-        for (m, sides) in needed {
+        for (m, sides, whole) in needed {
             for (side, _) in sides.iter().enumerate().filter(|s| *s.1) {
                 if !self.holds(m, side) {
-                    self.load_half(m, side, dir, manifest, share, &mut smaller)?;
+                    self.load_half(m, side, whole, (dir, manifest), share, &mut smaller)?;
                 }
             }
         }
         Ok(())
     }
 
-    /// Drops what the table of `material` does not read, and returns the halves it reads.
-    pub fn keep_for(&mut self, material: Material) -> Vec<(Material, [bool; 2])> {
-        let needed = reached_halves(&TableIndex::new(material));
-        self.parts.retain(|p| needed.iter().any(|&(m, sides)| m == p.material && sides[p.side]));
+    /// Drops what the table of `material` does not read (or reads otherwise: whole where this
+    /// holds a share, or the reverse), and returns the halves it reads, and whether whole.
+    pub fn keep_for(&mut self, material: Material) -> Vec<(Material, [bool; 2], bool)> {
+        let len = TableIndex::new(material).len();
+        let needed: Vec<_> = reached_halves(&TableIndex::new(material))
+            .into_iter()
+            .map(|(m, sides)| {
+                let reached = TableIndex::new(m).len() / 2 * sides.iter().filter(|&&s| s).count() as u64;
+                (m, sides, reached <= len / WHOLE_BELOW)
+            })
+            .collect();
+        self.parts.retain(|p| {
+            needed.iter().any(|&(m, sides, whole)| m == p.material && sides[p.side] && whole == p.whole)
+        });
         needed
     }
 
@@ -77,26 +96,38 @@ impl TableShares {
         self.parts.iter().any(|p| p.material == material && p.side == side)
     }
 
-    /// Loads this worker's ranges of the half `side` of the table of `material`, raised where
-    /// its file leaves values out through the capture tables `smaller` holds or loads.
+    /// The part holding the entry at `index` of the table of `material`, if one does.
+    fn part(&self, material: Material, index: u64) -> Option<&Part> {
+        self.parts
+            .iter()
+            .find(|p| p.material == material && index.wrapping_sub(p.start) < p.entries.len() as u64)
+    }
+
+    /// Loads this worker's ranges of the half `side` of the table of `material` (in `dir`, which
+    /// `manifest` lists), or the `whole` half, raised where its file leaves values out through
+    /// the capture tables `smaller` holds or loads.
     fn load_half(
         &mut self,
         material: Material,
         side: usize,
-        dir: &Path,
-        manifest: &Manifest,
+        whole: bool,
+        (dir, manifest): (&Path, &Manifest),
         share: &ShareOf,
         smaller: &mut LoadedTables,
     ) -> Result<(), TablebaseError> {
         let file = resolve::open(material, dir, manifest)?;
         let reached = Self::reached(material);
         let half = side as u64 * reached.segment..(side as u64 + 1) * reached.segment;
-        let ranges = share(reached).into_iter().filter(|r| r.len > 0 && half.contains(&r.start));
+        let ranges: Vec<std::ops::Range<u64>> = if whole {
+            vec![half]
+        } else {
+            let owned = share(reached).into_iter().filter(|r| r.len > 0 && half.contains(&r.start));
+            owned.map(|r| r.start..r.start + r.len as u64).collect()
+        };
         if file.holds_bounds() {
             resolve::load_capture_tables(smaller, material, dir, manifest)?;
         }
         for range in ranges {
-            let range = range.start..range.start + range.len as u64;
             let entries = if file.holds_bounds() {
                 let mut entries = file.entries_at_positions(range.clone())?;
                 resolve::raise(material, range.start, &mut entries, smaller);
@@ -104,7 +135,7 @@ impl TableShares {
             } else {
                 LoadedEntries::read(&file, range.clone())?
             };
-            self.parts.push(Part { material, side, start: range.start, entries: Arc::new(entries) });
+            self.parts.push(Part { material, side, whole, start: range.start, entries: Arc::new(entries) });
         }
         Ok(())
     }
@@ -122,12 +153,11 @@ impl ChildTables for TableShares {
     }
 
     fn entry_at(&self, material: Material, index: u64) -> Entry {
-        let part = self
-            .parts
-            .iter()
-            .find(|p| p.material == material && index.wrapping_sub(p.start) < p.entries.len() as u64)
-            .expect("a worker is asked only for the positions it owns");
-        part.entries.get((index - part.start) as usize)
+        self.held(material, index).expect("a worker is asked only for the positions it holds")
+    }
+
+    fn held(&self, material: Material, index: u64) -> Option<Entry> {
+        self.part(material, index).map(|p| p.entries.get((index - p.start) as usize))
     }
 
     fn holds_share(&self) -> bool {
