@@ -495,15 +495,6 @@ mod tests {
     }
 
     impl ChildTables for Hashed {
-        fn entry(&self, board: &Board) -> Entry {
-            let material = Material::of(board).canonical();
-            if material.pieces() == 2 {
-                return Entry::of(Dtm::Draw);
-            }
-            let index = TableIndex::new(material);
-            Hashed::value(material, index.index(&index.placement_of(board).expect("the material")))
-        }
-
         fn entry_at(&self, material: Material, index: u64) -> Entry {
             Hashed::value(material, index)
         }

@@ -11,8 +11,17 @@ use super::{Dtm, Entry};
 
 /// Where the builder reads the values of the tables that captures and promotions lead to.
 pub trait ChildTables: Sync {
-    /// The stored entry of `board`, whose material is a smaller or other table built before.
-    fn entry(&self, board: &Board) -> Entry;
+    /// The stored entry of `board`, whose material is a smaller or other table built before (a
+    /// draw for the bare kings). By default, [`ChildTables::entry_at`] of its table's index.
+    fn entry(&self, board: &Board) -> Entry {
+        let material = Material::of(board).canonical();
+        if material.pieces() == 2 {
+            return Entry::of(Dtm::Draw);
+        }
+        let index = TableIndex::new(material);
+        let p = index.placement_of(board).expect("the board holds the table's material");
+        self.entry_at(material, index.index(&p))
+    }
     /// The entry at `index` of the table of `material` (canonical, with more than two pieces),
     /// built before.
     fn entry_at(&self, material: Material, index: u64) -> Entry;

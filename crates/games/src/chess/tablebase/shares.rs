@@ -142,16 +142,6 @@ impl TableShares {
 }
 
 impl ChildTables for TableShares {
-    fn entry(&self, board: &Board) -> Entry {
-        let material = Material::of(board).canonical();
-        if material.pieces() == 2 {
-            return Entry::of(Dtm::Draw);
-        }
-        let index = TableIndex::new(material);
-        let p = index.placement_of(board).expect("the board holds the table's material");
-        self.entry_at(material, index.index(&p))
-    }
-
     fn entry_at(&self, material: Material, index: u64) -> Entry {
         self.held(material, index).expect("a worker is asked only for the positions it holds")
     }
