@@ -891,14 +891,15 @@ pub trait LayeredBuild {
     /// moves that leave them ([`DenseLayer::asks`]) and value those whose positions it owns
     /// ([`DenseLayer::exit_through`]), so that no worker reads the positions of another. By
     /// default a build keeps holding every layer whole, and its layers value their exits.
-    fn hold_share(
-        &mut self,
-        share: std::sync::Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>,
-    ) -> Result<(), Self::Error> {
+    fn hold_share(&mut self, share: ShareOf) -> Result<(), Self::Error> {
         let _ = share;
         Ok(())
     }
 }
+
+/// The ranges of a layer of a given size and cut that one solver owns
+/// ([`LayeredBuild::hold_share`]): the same function of the layer on every call.
+pub type ShareOf = std::sync::Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
 
 /// Consecutive indices of a layer that one solver owns, and where their labels start in its
 /// store.

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, StoredRange, STORED_PART};
+use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, ShareOf, StoredRange, STORED_PART};
 use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
@@ -209,9 +209,6 @@ pub fn build(
     }
     Ok(BuildReport { resumed, built })
 }
-
-/// What a worker of a cluster holds of each layer: the ranges of a layer of that size and cut.
-type ShareOf = Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
 
 /// A build in progress, for builders that solve each stone count their own way (over a cluster,
 /// each process writing its part of the file): the directory, the manifest, and the score files

@@ -10,9 +10,9 @@
 //! first worker) then compresses the table into its file, one side to move's half at a time,
 //! and lists it in the manifest, as the one-machine build does.
 
-use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, Reached, StoredRange, STORED_PART};
+use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareOf, StoredRange, STORED_PART};
 
-use super::shares::{ShareOf, TableShares};
+use super::shares::TableShares;
 use super::*;
 use crate::chess::generate::TableLayer;
 
@@ -229,10 +229,7 @@ impl LayeredBuild for LayeredTables {
 
     /// Holds only this worker's share of the tables each table leads to, from now on: loads
     /// that of the next table's.
-    fn hold_share(
-        &mut self,
-        share: Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>,
-    ) -> Result<(), TablebaseError> {
+    fn hold_share(&mut self, share: ShareOf) -> Result<(), TablebaseError> {
         self.share = Some(share);
         self.load_children()
     }

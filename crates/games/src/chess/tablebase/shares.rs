@@ -1,23 +1,20 @@
 //! A cluster worker's share of the tables a table's captures and promotions lead to: the
 //! ranges of each that the worker owns, with their values, so that no worker holds or reads
-//! what another owns. The worker's layer names its captures and promotions instead of valuing
-//! them, and their owners value them from their shares ([`gamegraph::dense::DenseLayer::exit_through`]).
+//! what another owns. The worker's layer names its captures and promotions into positions it
+//! does not hold instead of valuing them, and their owners value them from their shares
+//! ([`gamegraph::dense::DenseLayer::exit_through`]).
 //!
-//! A reached table small beside the table being built (at most [`WHOLE_BELOW`] of it: a table
+//! A reached table small beside the table being built (at most 1/[`WHOLE_BELOW`] of it: a table
 //! of four pieces beside one of five) is held whole by every worker instead: its moves are then
 //! valued where they are found, which costs less than asking for them.
 //!
 //! A version 4 file leaves out the values that captures give: a share is raised through the
 //! tables of fewer pieces its captures lead to, loaded whole while it is read and dropped after.
 
-use gamegraph::dense::{OwnedRange, Reached};
+use gamegraph::dense::{Reached, ShareOf};
 
 use super::loaded::LoadedEntries;
 use super::*;
-
-/// The ranges of a reached table that one worker owns, as the cluster cuts a table of that size
-/// and segment ([`TableShares::reached`]).
-pub type ShareOf = Arc<dyn Fn(Reached) -> Vec<OwnedRange> + Send + Sync>;
 
 /// A reached table whose halves reached hold at most this fraction of the entries of the table
 /// being built is held whole by every worker.
