@@ -217,8 +217,9 @@ where
             let (ranges, store) = solve_layer::<_, B::Store>(worker, Arc::clone(&layer), &progress)
                 .unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
+            let mut file = None;
             build
-                .stored(&layer, &ranges, store, &mut |range| write_range(&path, &range))
+                .stored(&layer, &ranges, store, &mut |range| write_range(&path, &mut file, &range))
                 .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
             // What the layer reads of the layers before it is not needed to finish it.
             drop(layer);
@@ -324,12 +325,21 @@ fn fresh_token() -> u64 {
     hasher.finish()
 }
 
-/// Writes one worker's `range` into the partial file at `path` (made its full length by whichever
-/// worker comes first; the others write their ranges beside).
-fn write_range(path: &std::path::Path, range: &StoredRange) -> std::io::Result<()> {
-    let file = std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path)?;
-    file.set_len(range.file_len)?;
-    std::os::unix::fs::FileExt::write_all_at(&file, &range.bytes, range.offset)
+/// Writes one worker's `range` into the partial file at `path`, opened into `file` by its first
+/// part (and made its full length by whichever worker comes first; the others write their ranges
+/// beside).
+fn write_range(
+    path: &std::path::Path,
+    file: &mut Option<std::fs::File>,
+    range: &StoredRange,
+) -> std::io::Result<()> {
+    if file.is_none() {
+        let opened = std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path)?;
+        opened.set_len(range.file_len)?;
+        *file = Some(opened);
+    }
+    let file = file.as_ref().expect("opened above");
+    std::os::unix::fs::FileExt::write_all_at(file, &range.bytes, range.offset)
 }
 
 #[cfg(test)]

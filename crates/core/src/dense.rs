@@ -927,6 +927,31 @@ pub struct StoredRange {
     pub bytes: Vec<u8>,
 }
 
+impl StoredRange {
+    /// Gives `write` the parts of a solver's share of a layer's partial file, `width` bytes an
+    /// index at its index times `width`, for the indices of `ranges` below `end` (the file's
+    /// indices): each range cut into parts of at most [`STORED_PART`] bytes, whose bytes `bytes`
+    /// makes from their local indices. What every [`LayeredBuild::stored`] does with its store.
+    pub fn write_parts(
+        ranges: &[OwnedRange],
+        width: usize,
+        end: u64,
+        bytes: impl Fn(std::ops::Range<usize>) -> Vec<u8>,
+        write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let per_part = STORED_PART / width;
+        for r in ranges.iter().filter(|r| r.start < end) {
+            let len = (end - r.start).min(r.len as u64) as usize;
+            for at in (0..len).step_by(per_part) {
+                let local = r.local + at..r.local + len.min(at + per_part);
+                let offset = width as u64 * (r.start + at as u64);
+                write(StoredRange { file_len: width as u64 * end, offset, bytes: bytes(local) })?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Solves every position of a game's dense index in the minimax model without building a
 /// graph: forward moves are only counted, and the propagation walks backwards with un-moves.
 /// Indices that are not positions come out as undecided.
@@ -938,6 +963,44 @@ pub fn solve_game<G: DenseIndex + Unmoves + Sync>(game: &G) -> Result<Solution<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A share's parts cover each range's indices below the end exactly once, at `width` bytes
+    /// an index, none larger than STORED_PART, each with the bytes of its own local indices.
+    #[test]
+    fn stored_parts_cover_each_range_below_the_end_in_bounded_pieces() {
+        let per_part = (STORED_PART / 2) as u64;
+        let end = 3 * per_part + 5;
+        let ranges = [
+            OwnedRange { start: 0, local: 0, len: (2 * per_part + 3) as usize },
+            OwnedRange {
+                start: 2 * per_part + 3,
+                local: (2 * per_part + 3) as usize,
+                len: (per_part + 9) as usize,
+            },
+            OwnedRange { start: end, local: (3 * per_part + 12) as usize, len: 4 },
+        ];
+        let mut parts = Vec::new();
+        let bytes = |local: std::ops::Range<usize>| local.flat_map(|i| (i as u16).to_le_bytes()).collect();
+        let mut keep = |part| {
+            parts.push(part);
+            Ok(())
+        };
+        StoredRange::write_parts(&ranges, 2, end, bytes, &mut keep).unwrap();
+        assert!(parts.iter().all(|p| p.bytes.len() <= STORED_PART && p.file_len == 2 * end));
+        let mut covered: Vec<(u64, u64)> = parts.iter().map(|p| (p.offset, p.bytes.len() as u64)).collect();
+        covered.sort_unstable();
+        let mut next = 0;
+        for (offset, len) in covered {
+            assert_eq!(offset, next, "the parts follow each other");
+            next += len;
+        }
+        assert_eq!(next, 2 * end, "every index below the end, none beyond");
+        // Here local index = global index, so each part's bytes start with its own index.
+        assert!(parts.iter().all(|p| p.bytes[..2] == ((p.offset / 2) as u16).to_le_bytes()));
+        // Three parts of the first range; the second is cut at the end, in two; the third is
+        // beyond it.
+        assert_eq!(parts.len(), 5);
+    }
 
     /// A mover prefers more, then the sooner win and the later loss; a draw's distance is no
     /// matter, and the best of several is the same whatever their order.

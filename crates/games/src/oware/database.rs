@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, ShareOf, StoredRange, STORED_PART};
+use gamegraph::dense::{ByteStore, DenseLayer, OwnedRange, Reached, ShareOf, StoredRange};
 use gamegraph::storage::{self, sha256_hex, StorageError};
 use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
@@ -384,13 +384,7 @@ impl gamegraph::dense::LayeredBuild for Builder {
         write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         let values = store.into_values();
-        for r in ranges {
-            for at in (0..r.len).step_by(STORED_PART) {
-                let bytes = values[r.local + at..r.local + r.len.min(at + STORED_PART)].to_vec();
-                write(StoredRange { file_len: layer.len(), offset: r.start + at as u64, bytes })?;
-            }
-        }
-        Ok(())
+        StoredRange::write_parts(ranges, 1, layer.len(), |local| values[local].to_vec(), write)
     }
 
     fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {

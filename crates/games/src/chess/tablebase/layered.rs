@@ -10,7 +10,7 @@
 //! first worker) then compresses the table into its file, one side to move's half at a time,
 //! and lists it in the manifest, as the one-machine build does.
 
-use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareOf, StoredRange, STORED_PART};
+use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareOf, StoredRange};
 
 use super::shares::TableShares;
 use super::*;
@@ -187,16 +187,9 @@ impl LayeredBuild for LayeredTables {
             ranges.get(range).map_or(u64::MAX, |r| r.start + (local - r.local) as u64)
         };
         let entries = layer.entries(store, global);
-        let table = layer.index().len();
-        for r in ranges.iter().filter(|r| r.start < table) {
-            let len = table.saturating_sub(r.start).min(r.len as u64) as usize;
-            for at in (0..len).step_by(STORED_PART / 2) {
-                let part = &entries[r.local + at..r.local + len.min(at + STORED_PART / 2)];
-                let bytes = part.iter().flat_map(|e| e.to_le_bytes()).collect();
-                write(StoredRange { file_len: 2 * table, offset: 2 * (r.start + at as u64), bytes })?;
-            }
-        }
-        Ok(())
+        let bytes =
+            |local: std::ops::Range<usize>| entries[local].iter().flat_map(|e| e.to_le_bytes()).collect();
+        StoredRange::write_parts(ranges, 2, layer.index().len(), bytes, write)
     }
 
     /// Compresses the table from its partial file, one side to move's half at a time, as the
