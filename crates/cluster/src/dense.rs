@@ -22,7 +22,7 @@ use gamegraph::retrograde::DenseStore;
 use gamegraph::{Model, Solution};
 use timely::worker::Worker;
 
-use crate::exits::forward_asking;
+use crate::exits::{complete_asking, forward_asking};
 use crate::kernel::{all_levels, barrier, everyone, gather, label_of, propagate, Node, Ownership, Share};
 use crate::{Cluster, ClusterError};
 
@@ -151,8 +151,9 @@ pub struct LayersBuilt {
 }
 
 /// Builds the layers of a layered database up to `last` on every worker of `cluster`, every
-/// process sharing the database's directory `dir`: each worker solves its range of a layer and
-/// writes it into the layer's partial file, then process 0's first worker (the leader) makes the
+/// process sharing the database's directory `dir`: each worker completes what it holds of the
+/// layers before that needs it ([`LayeredBuild::completing`], asking the other workers as the
+/// forward pass does), solves its range of a layer and writes it into the layer's partial file, then process 0's first worker (the leader) makes the
 /// file complete, and the others read it before the next layer. `open(leader)` opens the build
 /// as a worker sees it; the leader opens it first, so that it clears what an interrupted run left
 /// before the others look. The leader tells `event` of each layer it starts and finishes.
@@ -200,6 +201,13 @@ where
         while build.next() <= last {
             let n = build.next();
             let started = Instant::now();
+            // What this worker holds of the layers before, completed (a chess table's share
+            // read from a version 4 file).
+            while let Some(completing) = build.completing() {
+                let completing = Arc::new(completing);
+                complete_asking(worker, &completing).unwrap_or_else(|e| fail(&e));
+                build.completed(&completing);
+            }
             let layer = Arc::new(build.layer());
             let positions = layer.len();
             let told = Told::new(positions, worker.peers());

@@ -13,7 +13,7 @@ use gamegraph::retrograde::{DenseStore, LabelStore};
 use gamegraph::rng::SplitMix64;
 use gamegraph::GameGraph;
 use gamegraph_cluster::kernel::Ownership;
-use gamegraph_cluster::{dense::solve_layer, Cluster};
+use gamegraph_cluster::{dense::solve_layer, exits::complete_asking, Cluster};
 use proptest::prelude::*;
 
 /// A random graph as a layer: its finals, and about one position in three with an exit, in
@@ -339,23 +339,10 @@ fn same_labels_asking(case: Case) -> Result<(), TestCaseError> {
         })
         .unwrap();
     let mut kept = vec![false; case.nodes];
-    let mut found = vec![None; case.nodes];
-    for ((worker_kept, worker_found), _) in &parts {
+    for ((worker_kept, _), _) in &parts {
         kept.iter_mut().zip(worker_kept).for_each(|(k, w)| *k |= w);
-        for (f, w) in found.iter_mut().zip(worker_found).filter(|(_, w)| w.is_some()) {
-            prop_assert!(f.is_none(), "a position told to two workers");
-            *f = *w;
-        }
     }
-    for (u, found) in found.iter().enumerate() {
-        prop_assert_eq!(
-            *found,
-            alone.expected_found(u),
-            "exits found at {} with {} workers",
-            u,
-            case.workers
-        );
-    }
+    same_exits_found(&alone, parts.iter().map(|((_, found), _)| found), case.workers)?;
     let parts = parts.into_iter().map(|(_, part)| part).collect();
     for (u, label) in by_index(alone.len(), parts)?.into_iter().enumerate() {
         prop_assert_eq!(label, expected.label(u as u64), "index {} with {} workers", u, case.workers);
@@ -364,8 +351,52 @@ fn same_labels_asking(case: Case) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Checks that what the workers' layers were told, `told` (one list a worker), tells each
+/// position's best exit and best marked exit once, as `alone` (the one-machine layer) expects.
+fn same_exits_found<'a>(
+    alone: &AskingLayer,
+    told: impl Iterator<Item = &'a Vec<Found>>,
+    workers: usize,
+) -> Result<(), TestCaseError> {
+    let mut found = vec![None; alone.len() as usize];
+    for worker_found in told {
+        for (f, w) in found.iter_mut().zip(worker_found).filter(|(_, w)| w.is_some()) {
+            prop_assert!(f.is_none(), "a position told to two workers");
+            *f = *w;
+        }
+    }
+    for (u, found) in found.iter().enumerate() {
+        prop_assert_eq!(*found, alone.expected_found(u), "exits found at {} with {} workers", u, workers);
+    }
+    Ok(())
+}
+
+/// Completes a layer whose exits the workers ask each other for ([`complete_asking`]): each
+/// position's best exit and best marked exit is told to the worker that owns it, as the
+/// one-machine layer finds them.
+fn same_exits_completing(case: Case) -> Result<(), TestCaseError> {
+    let alone = AskingLayer::new(case, None);
+    let told = Cluster::local(case.workers)
+        .run(move |worker| {
+            let layer = Arc::new(AskingLayer::new(case, Some((worker.index(), worker.peers()))));
+            complete_asking(worker, &layer).unwrap();
+            let found = std::mem::take(&mut *layer.found.lock().unwrap());
+            found
+        })
+        .unwrap();
+    same_exits_found(&alone, told.iter(), case.workers)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn workers_completing_a_layer_are_told_its_one_machine_exits(
+        nodes in 1usize..300, density in 0usize..4, seed in any::<u64>(), workers in 1usize..5,
+        segment in 1u64..400,
+    ) {
+        same_exits_completing(Case { nodes, edges: nodes * density, seed, segment, workers })?;
+    }
 
     #[test]
     fn workers_that_ask_for_their_exits_find_the_one_machine_labels(

@@ -186,7 +186,8 @@ pub trait DenseLayer: Sync {
     /// the position's best exit and best marked exit (the moves valued in the layer included,
     /// named moves marked by their tag's [`Leaving::MARKED`]): what the layer's own
     /// [`DenseLayer::forward`] sees when it values every move (a chess table's capture marks).
-    /// Only called for positions with moves, where the layer asks. Nothing, by default.
+    /// Only called for positions with moves, where the layer asks, from any thread. Nothing, by
+    /// default.
     fn exits_found(&self, index: u64, best: Option<Exit>, marked: Option<Exit>) {
         let _ = (index, best, marked);
     }
@@ -509,6 +510,17 @@ pub fn forward_leaving<L: DenseLayer>(layer: &L, start: u64, len: usize) -> Name
         })
         .collect();
     (facts, marked, leaving.into_iter().flatten().collect())
+}
+
+/// Tells `layer` ([`DenseLayer::exits_found`]) of the best exit and best marked exit of each
+/// position with moves of the `facts` of its indices from `start`, once their named moves are
+/// valued (`marked` at the same offsets), in parallel.
+pub fn tell_exits_found<L: DenseLayer>(layer: &L, start: u64, facts: &[Forward], marked: &[Option<Exit>]) {
+    facts.par_iter().zip(marked).enumerate().with_min_len(CHUNK).for_each(|(i, (fact, &marked))| {
+        if let Forward::Moves { exit, .. } = *fact {
+            layer.exits_found(start + i as u64, exit, marked);
+        }
+    });
 }
 
 /// The exits of `moves` (each given by [`DenseLayer::forward_leaving`] of some solver's layer),
@@ -855,6 +867,10 @@ pub trait LayeredBuild {
     type Store: CounterCells<Node = u64> + 'static;
     /// Why the storage failed.
     type Error: std::fmt::Display;
+    /// A layer held in part whose stored values leave out what some of its moves give (a chess
+    /// table's version 4 file leaves out what its captures give), to be completed
+    /// ([`LayeredBuild::completing`]).
+    type Completing: DenseLayer + Send + Sync + 'static;
 
     /// The first layer not complete yet.
     fn next(&self) -> usize;
@@ -894,6 +910,24 @@ pub trait LayeredBuild {
     fn hold_share(&mut self, share: ShareOf) -> Result<(), Self::Error> {
         let _ = share;
         Ok(())
+    }
+
+    /// The next layer this solver holds a share of that must be completed before layer
+    /// [`LayeredBuild::next`] is solved, if one is left: every solver's driver walks its share
+    /// of it forward, its [`DenseLayer::forward_leaving`] naming the moves that complete a
+    /// position's value into positions other solvers hold, and tells it each position's best
+    /// ([`DenseLayer::exits_found`]); then gives it back ([`LayeredBuild::completed`]). A layer's
+    /// moves reach only layers completed before it. None, by default: a build that holds whole
+    /// layers completes them itself as it reads them.
+    fn completing(&mut self) -> Option<Self::Completing> {
+        None
+    }
+
+    /// Takes back what `layer` (given by [`LayeredBuild::completing`]) learnt, once every
+    /// position of this solver's share of it was told its best move. The driver may still hold
+    /// `layer` a while after.
+    fn completed(&mut self, layer: &Self::Completing) {
+        let _ = layer;
     }
 }
 

@@ -98,6 +98,16 @@ impl Dtm {
         gamegraph::dense::Exit { value, remoteness }
     }
 
+    /// The value, for the player who moves, of a move whose exit is `exit` ([`Dtm::exit`] of the
+    /// position it reaches): that position's value [`Dtm::negated`].
+    fn of_exit(exit: gamegraph::dense::Exit) -> Dtm {
+        match exit.value {
+            1 => Dtm::Win(exit.remoteness + 1),
+            -1 => Dtm::Loss(exit.remoteness + 1),
+            _ => Dtm::Draw,
+        }
+    }
+
     /// The engine's score: a win or loss at its distance, 0 for a draw.
     pub fn score(self) -> Score {
         match self {

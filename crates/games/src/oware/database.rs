@@ -362,6 +362,8 @@ impl gamegraph::dense::LayeredBuild for Builder {
     type Layer = OwnedLayer;
     type Store = ByteStore<u64>;
     type Error = DatabaseError;
+    /// An Oware file holds every value: nothing is completed.
+    type Completing = OwnedLayer;
 
     fn next(&self) -> usize {
         Builder::next(self)

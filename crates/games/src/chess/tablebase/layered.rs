@@ -5,13 +5,15 @@
 //!
 //! Each worker holds one `LayeredTables`, and only its share of the tables a table's captures
 //! and promotions lead to ([`TableShares`]): its layer names those moves, and the workers that
-//! own the positions they reach value them. A worker writes its range of the table's entries
+//! own the positions they reach value them. A share read from a version 4 file is completed
+//! first, the same way ([`LayeredBuild::completing`], [`CaptureCompletion`]). A worker writes its range of the table's entries
 //! (two bytes each, little-endian, at their index) into a partial file; the leader (process 0's
 //! first worker) then compresses the table into its file, one side to move's half at a time,
 //! and lists it in the manifest, as the one-machine build does.
 
 use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareOf, StoredRange};
 
+use super::completing::CaptureCompletion;
 use super::shares::TableShares;
 use super::*;
 use crate::chess::generate::TableLayer;
@@ -157,6 +159,7 @@ impl LayeredBuild for LayeredTables {
     type Layer = ClusterLayer;
     type Store = OutcomeStore<u64>;
     type Error = TablebaseError;
+    type Completing = CaptureCompletion;
 
     /// The first table of the building order that the manifest does not list.
     fn next(&self) -> usize {
@@ -225,5 +228,16 @@ impl LayeredBuild for LayeredTables {
     fn hold_share(&mut self, share: ShareOf) -> Result<(), TablebaseError> {
         self.share = Some(share);
         self.load_children()
+    }
+
+    /// The table of fewest pieces of those this worker holds a share of that a version 4 file
+    /// left incomplete.
+    fn completing(&mut self) -> Option<CaptureCompletion> {
+        let (material, parts) = Arc::make_mut(&mut self.children).take_incomplete()?;
+        Some(CaptureCompletion::new(material, parts, Arc::clone(&self.children)))
+    }
+
+    fn completed(&mut self, layer: &CaptureCompletion) {
+        Arc::make_mut(&mut self.children).put(layer.completed());
     }
 }

@@ -12,6 +12,7 @@
 //! - [`verify`]: every entry against its children.
 
 pub mod build;
+pub mod completing;
 pub mod layered;
 pub mod loaded;
 pub mod resolve;

@@ -58,12 +58,20 @@ pub fn raise(material: Material, start: u64, entries: &mut [Entry], captures: &i
             let Some(p) = p else { return };
             let entry = &mut chunk[(at - first) as usize];
             if let Some(best) = best_capture(&index, &leaving, &p, captures) {
-                if entry.dtm().is_none_or(|stored| best.rank() > stored.rank()) {
-                    *entry = Entry::of(best);
-                }
+                *entry = raised(*entry, best);
             }
         });
     });
+}
+
+/// The entry of a position whose file gives it `stored` and whose best capture is worth `best`
+/// to its side to move: the better of the two.
+pub(super) fn raised(stored: Entry, best: Dtm) -> Entry {
+    if stored.dtm().is_none_or(|stored| best.rank() > stored.rank()) {
+        Entry::of(best)
+    } else {
+        stored
+    }
 }
 
 /// The value, for its side to move, of the best capture of the position `p`, if it has one.
@@ -116,7 +124,7 @@ pub fn load_capture_tables(
 
 /// The tables of fewer pieces that the table of `material` leads to (those its captures reach),
 /// with the halves they reach.
-fn capture_halves(material: Material) -> impl Iterator<Item = (Material, [bool; 2])> {
+pub(super) fn capture_halves(material: Material) -> impl Iterator<Item = (Material, [bool; 2])> {
     reached_halves(&TableIndex::new(material))
         .into_iter()
         .filter(move |(m, _)| m.pieces() < material.pieces())
