@@ -428,7 +428,7 @@ fn forward_one(board: &Board, value: &mut impl FnMut(&Board, bool) -> Option<Exi
 }
 
 /// What a move into the position of `entry` (in a table built before) is worth to its mover.
-fn exit_of(entry: Entry) -> Exit {
+pub(crate) fn exit_of(entry: Entry) -> Exit {
     entry.dtm().map_or(Exit::new(0), Dtm::exit)
 }
 

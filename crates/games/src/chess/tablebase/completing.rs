@@ -11,6 +11,7 @@ use gamegraph::dense::{DenseLayer, Exit, Forward, Leaving as Named, Reached};
 use super::loaded::LoadedEntries;
 use super::shares::{Part, TableShares};
 use super::*;
+use crate::chess::generate::exit_of;
 use crate::chess::index::Placement;
 use crate::chess::leaving::LeavingTables;
 use crate::chess::moves::{Leaving, MoveVisitor};
@@ -96,11 +97,6 @@ impl CaptureCompletion {
         self.index.visit_moves(p, &mut captures);
         captures.any
     }
-}
-
-/// What a move into the position of `entry` is worth to its mover.
-fn exit_of(entry: Entry) -> Exit {
-    entry.dtm().map_or(Exit::new(0), Dtm::exit)
 }
 
 impl DenseLayer for CaptureCompletion {
