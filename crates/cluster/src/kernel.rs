@@ -119,6 +119,57 @@ impl Ownership {
     }
 }
 
+/// Who owns which position, as an [`Ownership`] says, found with a comparison or two where a
+/// position lies in the same range as the last one asked about, where [`Ownership::owner`] and
+/// [`Ownership::local`] take a few divisions each.
+#[derive(Debug, Clone)]
+pub struct Owners {
+    ownership: Ownership,
+    /// Consecutive ranges: each one's first position, end, owner and first local index, by
+    /// first position (none for [`Ownership::Modulo`]).
+    ranges: Vec<(Node, Node, usize, usize)>,
+    /// The range of the last position found.
+    last: usize,
+}
+
+impl Owners {
+    /// The owners of every position as `ownership` says, over `peers` workers.
+    pub fn new(ownership: Ownership, peers: usize) -> Self {
+        let ranges = match ownership {
+            Ownership::Modulo { .. } => Vec::new(),
+            // Cut as for a layer of any length: ranges past the layer's end are never asked.
+            Ownership::Ranges { .. } => (0..peers)
+                .flat_map(|w| {
+                    let owned = ownership.owned(w, Node::MAX).into_iter();
+                    owned.map(move |r| (r.start, r.start + r.len as u64, w, r.local))
+                })
+                .collect(),
+        };
+        Self { ownership, ..Self::of_ranges(ranges) }
+    }
+
+    /// The owners of the positions of `ranges` (first position, end, owner and first local
+    /// index, in any order), none of them empty; no other position is asked about.
+    pub fn of_ranges(mut ranges: Vec<(Node, Node, usize, usize)>) -> Self {
+        ranges.sort_unstable();
+        Self { ownership: Ownership::Modulo { peers: 1 }, ranges, last: 0 }
+    }
+
+    /// The owner of `node` and its local index there.
+    #[inline]
+    pub fn find(&mut self, node: Node) -> (usize, usize) {
+        if self.ranges.is_empty() {
+            return (self.ownership.owner(node), self.ownership.local(node));
+        }
+        let (start, end, _, _) = self.ranges[self.last];
+        if !(start..end).contains(&node) {
+            self.last = self.ranges.partition_point(|r| r.0 <= node).saturating_sub(1);
+        }
+        let (start, _, owner, local) = self.ranges[self.last];
+        (owner, local + (node - start) as usize)
+    }
+}
+
 /// What one worker holds of a layer: its positions' move counters (by local index, exits
 /// included, in any store the kernel can count in) and how to find its positions' predecessors.
 pub struct Share<P, S> {
@@ -575,6 +626,12 @@ pub fn gather(
     send(worker, mine, Recipients::First)
 }
 
+/// Sends `mine` from this worker to worker 0, which returns what every worker sent (in no
+/// particular order); the other workers return nothing.
+pub fn to_first<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>) -> Vec<D> {
+    send(worker, mine, Recipients::First)
+}
+
 /// Waits until every worker of every process has called it (after writing its part of a file,
 /// say).
 pub fn barrier(worker: &mut Worker) {
@@ -647,6 +704,25 @@ mod tests {
                 }
             }
             prop_assert!(owned.iter().all(Option::is_some));
+        }
+
+        /// Owners found by range give every position's owner and local index, whatever
+        /// position was asked about before.
+        #[test]
+        fn owners_found_by_range_are_the_ownership_s(
+            len in 1u64..300,
+            segment in 1u64..120,
+            peers in 1usize..6,
+            seed in any::<u64>(),
+        ) {
+            let mut rng = gamegraph::rng::SplitMix64(seed);
+            for ownership in [Ownership::segments(len, segment, peers), Ownership::Modulo { peers }] {
+                let mut owners = Owners::new(ownership, peers);
+                for _ in 0..2 * len {
+                    let node = rng.below(len);
+                    prop_assert_eq!(owners.find(node), (ownership.owner(node), ownership.local(node)));
+                }
+            }
         }
     }
 
