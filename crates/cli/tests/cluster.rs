@@ -508,7 +508,9 @@ fn the_chess_bench_over_processes_reports_every_process() {
         let (messages, exits) =
             (report["messages_sent"].as_u64().unwrap(), report["exit_bytes_sent"].as_u64().unwrap());
         assert!(messages > 0 && report["kernel_bytes_sent"] == 8 * messages, "{report}");
-        assert!(exits > 0 && report["bytes_sent"] == 8 * messages + exits, "{report}");
+        // And each table's entries are sent to the workers that compress their blocks.
+        let blocks = report["block_bytes_sent"].as_u64().unwrap();
+        assert!(exits > 0 && blocks > 0 && report["bytes_sent"] == 8 * messages + exits + blocks, "{report}");
     }
     let hosts = dir.path().join("hosts");
     let hosts = hosts.to_str().unwrap();

@@ -15,15 +15,18 @@ use std::time::Instant;
 
 use gamegraph::dense::{
     forward_pass, CounterCells, DenseError, DenseLayer, GameLayer, LayerSeeds, LayeredBuild, OwnedRange,
-    Reached, StoredRange,
+    Reached, ShareFile, StoredRange,
 };
 use gamegraph::game::{DenseIndex, Unmoves};
 use gamegraph::retrograde::DenseStore;
 use gamegraph::{Model, Solution};
 use timely::worker::Worker;
 
+use crate::blocks::write_blocks;
 use crate::exits::{complete_asking, forward_asking};
-use crate::kernel::{all_levels, barrier, everyone, gather, label_of, propagate, Node, Ownership, Share};
+use crate::kernel::{
+    all_levels, barrier, everyone, gather, label_of, propagate, to_first, Node, Ownership, Share,
+};
 use crate::{Cluster, ClusterError};
 
 /// Solves `layer` in the minimax model on this worker and the others (every worker calls it
@@ -153,8 +156,10 @@ pub struct LayersBuilt {
 /// Builds the layers of a layered database up to `last` on every worker of `cluster`, every
 /// process sharing the database's directory `dir`: each worker completes what it holds of the
 /// layers before that needs it ([`LayeredBuild::completing`], asking the other workers as the
-/// forward pass does), solves its range of a layer and writes it into the layer's partial file, then process 0's first worker (the leader) makes the
-/// file complete, and the others read it before the next layer. `open(leader)` opens the build
+/// forward pass does), solves its range of a layer and writes it: into the layer's partial file
+/// by range, or, for a file of compressed blocks ([`LayeredBuild::share_file`]), the blocks of
+/// its range of the file ([`crate::blocks`]). Then process 0's first worker (the leader) makes
+/// the file complete, and the others read it before the next layer. `open(leader)` opens the build
 /// as a worker sees it; the leader opens it first, so that it clears what an interrupted run left
 /// before the others look. The leader tells `event` of each layer it starts and finishes.
 /// Process 0 gets what was built, the other processes `None`.
@@ -225,15 +230,36 @@ where
             let (ranges, store) = solve_layer::<_, B::Store>(worker, Arc::clone(&layer), &progress)
                 .unwrap_or_else(|e| fail(&e));
             let path = build.partial_path();
-            let mut file = None;
-            build
-                .stored(&layer, &ranges, store, &mut |range| write_range(&path, &mut file, &range))
-                .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+            let ownership = layer_ownership(&*layer, worker.peers());
             // What the layer reads of the layers before it is not needed to finish it.
-            drop(layer);
+            let blocked = match build.share_file(layer, &ranges, store) {
+                ShareFile::ByRange(layer, store) => {
+                    let mut file = None;
+                    build
+                        .stored(&layer, &ranges, store, &mut |range| write_range(&path, &mut file, &range))
+                        .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+                    None
+                }
+                ShareFile::Blocked(file, entries) => {
+                    let (file, part) = (Arc::new(file), part_path(&path, worker.index()));
+                    let (order, lens) =
+                        write_blocks(worker, Arc::clone(&file), ownership, &ranges, entries, &part)
+                            .unwrap_or_else(|e| fail(&format!("{}: {e}", part.display())));
+                    Some((file, order, to_first(worker, lens)))
+                }
+            };
             barrier(worker);
             if leader {
-                build.finish(n).unwrap_or_else(|e| fail(&e));
+                match blocked {
+                    None => build.finish(n),
+                    Some((file, order, mut lens)) => {
+                        lens.sort_unstable();
+                        let lens: Vec<u64> = lens.into_iter().map(|(_, len)| len).collect();
+                        let parts: Vec<_> = (0..worker.peers()).map(|w| part_path(&path, w)).collect();
+                        build.finish_blocked(n, &file, &order, &lens, &parts)
+                    }
+                }
+                .unwrap_or_else(|e| fail(&e));
                 event(LayerEvent::Advanced { units: told.rest() });
                 event(LayerEvent::Done { layer: n, positions, seconds: started.elapsed().as_secs_f64() });
             }
@@ -331,6 +357,14 @@ fn fresh_token() -> u64 {
     hasher.write_u128(now.as_nanos());
     hasher.write_u32(std::process::id());
     hasher.finish()
+}
+
+/// The file worker `index` writes its compressed blocks of a layer into: named after the
+/// layer's partial file.
+fn part_path(partial: &Path, index: usize) -> std::path::PathBuf {
+    let mut name = partial.as_os_str().to_owned();
+    name.push(format!(".{index}"));
+    name.into()
 }
 
 /// Writes one worker's `range` into the partial file at `path`, opened into `file` by its first

@@ -15,9 +15,12 @@
 //! - [`graph`]: explicit game graphs solved over a cluster.
 //! - [`dense`]: a layer of a dense index (an Oware stone count) solved over a cluster, each worker
 //!   ending with the values of its range.
+//! - [`blocks`]: a layer's file written in compressed blocks, each worker compressing the
+//!   blocks of its range of the file.
 //! - [`exits`]: the forward pass of a layer whose moves that leave it are valued by the owners
 //!   of the positions they reach, so that no worker reads another's share.
 
+pub mod blocks;
 pub mod cluster;
 pub mod dense;
 pub mod exits;

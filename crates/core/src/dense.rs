@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
+use crate::blocked::BlockedFile;
 use crate::game::{DenseIndex, Stake, Unmoves};
 use crate::retrograde::{
     propagate_level, DenseStore, Label, LabelStore, LevelSeeds, NodeId, Predecessors, Seed, Side,
@@ -871,6 +872,10 @@ pub trait LayeredBuild {
     /// table's version 4 file leaves out what its captures give), to be completed
     /// ([`LayeredBuild::completing`]).
     type Completing: DenseLayer + Send + Sync + 'static;
+    /// A layer's file written in compressed blocks by the solvers together
+    /// ([`LayeredBuild::share_file`]); [`Unblocked`](crate::blocked::Unblocked) where every file
+    /// is written by range.
+    type Blocked: BlockedFile + 'static;
 
     /// The first layer not complete yet.
     fn next(&self) -> usize;
@@ -886,18 +891,50 @@ pub trait LayeredBuild {
     /// Gives `write`, part after part, what the partial file holds of the indices of `layer` in
     /// `ranges` (one solver's share of the layer), whose labels `store` holds at each range's
     /// local offset: parts of at most [`STORED_PART`] bytes, so that the file's bytes are never
-    /// held beside the store whole. Stops at the first error `write` gives, and gives it.
+    /// held beside the store whole. Stops at the first error `write` gives, and gives it. A
+    /// build that writes its layers in blocks ([`LayeredBuild::share_file`]) has nothing to
+    /// write by range: by default, an error says so.
     fn stored(
         &self,
         layer: &Self::Layer,
         ranges: &[OwnedRange],
         store: Self::Store,
         write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
-    ) -> std::io::Result<()>;
+    ) -> std::io::Result<()> {
+        let _ = (layer, ranges, store, write);
+        Err(std::io::Error::other("this build writes its layers in blocks, not by range"))
+    }
+
+    /// What this solver's share of `layer` (its `ranges`, whose labels `store` holds) gives the
+    /// layer's file: by default the store, written by range ([`LayeredBuild::stored`]). The
+    /// layer is solved and given up: a build may drop here what it held of the layers before
+    /// that the next layers do not read.
+    fn share_file(
+        &mut self,
+        layer: std::sync::Arc<Self::Layer>,
+        ranges: &[OwnedRange],
+        store: Self::Store,
+    ) -> ShareFile<Self::Layer, Self::Store, Self::Blocked> {
+        let _ = ranges;
+        ShareFile::ByRange(layer, store)
+    }
 
     /// Makes layer `n` ([`LayeredBuild::next`]) complete from its partial file and records it
     /// (done by one process of a build).
     fn finish(&mut self, n: usize) -> Result<(), Self::Error>;
+
+    /// Makes layer `n` ([`LayeredBuild::next`]) complete from the blocks its solvers compressed
+    /// in `order` ([`LayeredBuild::share_file`]): `lens` are the compressed lengths of the
+    /// file's blocks, and `parts` the files that hold their bytes, one after the other. Done by
+    /// one process of a build, which then records the layer.
+    fn finish_blocked(
+        &mut self,
+        n: usize,
+        file: &Self::Blocked,
+        order: &<Self::Blocked as BlockedFile>::Order,
+        lens: &[u64],
+        parts: &[std::path::PathBuf],
+    ) -> Result<(), Self::Error>;
 
     /// Reads layer `n` ([`LayeredBuild::next`]) that another process made complete.
     fn reload(&mut self, n: usize) -> Result<(), Self::Error>;
@@ -929,6 +966,17 @@ pub trait LayeredBuild {
     fn completed(&mut self, layer: &Self::Completing) {
         let _ = layer;
     }
+}
+
+/// What one solver's share of a solved layer gives the layer's file
+/// ([`LayeredBuild::share_file`]).
+pub enum ShareFile<L, S, B> {
+    /// The layer and its labels, to write by range into the partial file
+    /// ([`LayeredBuild::stored`]).
+    ByRange(std::sync::Arc<L>, S),
+    /// The layer's file, written in compressed blocks by every solver, and the entries of this
+    /// solver's ranges, by local offset.
+    Blocked(B, Vec<u16>),
 }
 
 /// The ranges of a layer of a given size and cut that one solver owns

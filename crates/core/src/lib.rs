@@ -27,6 +27,7 @@
 //! other traits of [`game`] as the algorithms it wants need them. See `examples/` for a complete
 //! game in a few dozen lines.
 
+pub mod blocked;
 pub mod database;
 pub mod dense;
 pub mod engine;

@@ -280,14 +280,21 @@ macro_rules! report {
 pub(crate) use report;
 
 /// Tells `progress`, once a cluster build is over, how many kernel messages this process's
-/// workers sent to other workers, and how many bytes of questions and answers about exits: the
-/// traffic the build's partition caused.
+/// workers sent to other workers, how many bytes of entries for the workers that compress their
+/// blocks (chess), and how many bytes of questions and answers about exits: the traffic the
+/// build's partition caused.
 #[cfg(feature = "cluster")]
 pub fn report_messages(progress: &dyn Progress, cluster: &Cluster) {
     let sent = gamegraph_cluster::kernel::messages_sent_elsewhere();
     let exits = gamegraph_cluster::exits::bytes_sent_elsewhere();
+    let blocks = match gamegraph_cluster::blocks::bytes_sent_elsewhere() {
+        0 => String::new(),
+        bytes => {
+            format!(", {:.1} MB of entries for the workers that compress their blocks,", bytes as f64 / 1e6)
+        }
+    };
     progress.finished(&format!(
-        "process {}: {sent} kernel messages ({:.1} MB) and {:.1} MB of exits asked and answered sent to other workers",
+        "process {}: {sent} kernel messages ({:.1} MB){blocks} and {:.1} MB of exits asked and answered sent to other workers",
         cluster.process,
         sent as f64 * 8.0 / 1e6,
         exits as f64 / 1e6

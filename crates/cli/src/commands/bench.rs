@@ -784,6 +784,7 @@ fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster)
     let seconds = started.elapsed().as_secs_f64();
     let messages = gamegraph_cluster::kernel::messages_sent_elsewhere();
     let exits = gamegraph_cluster::exits::bytes_sent_elsewhere();
+    let blocks = gamegraph_cluster::blocks::bytes_sent_elsewhere();
     let peak = peak_memory();
     let workers = cluster.hosts.len().max(1) * cluster.workers;
     // Only process 0 has the report, once every table is in the directory.
@@ -799,25 +800,28 @@ fn chess_on_cluster(args: &BenchChessArgs, cluster: &gamegraph_cluster::Cluster)
             "seconds": seconds,
             "entries": entries,
             "messages_sent": messages,
-            "bytes_sent": messages * 8 + exits,
+            "bytes_sent": messages * 8 + exits + blocks,
             "kernel_bytes_sent": messages * 8,
             "exit_bytes_sent": exits,
+            "block_bytes_sent": blocks,
             "peak_memory_bytes": peak,
         }));
     }
     let sent = format!(
-        "{messages} kernel messages ({:.1} MiB), {:.1} MiB of exits asked and answered",
+        "{messages} kernel messages ({:.1} MiB), {:.1} MiB of exits asked and answered, {:.1} MiB of entries for their blocks",
         mib(messages * 8),
-        mib(exits)
+        mib(exits),
+        mib(blocks)
     );
     say!("{}", process_line(cluster, "built", seconds, &sent, peak));
     if let Some(entries) = entries {
         say!(
-            "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} kernel messages and {:.2} bytes of exits sent by this process per entry",
+            "{entries} entries: {:.2} M entries/s, {:.2} M entries/s per worker, {:.3} kernel messages, {:.2} bytes of exits and {:.2} bytes of entries for their blocks sent by this process per entry",
             entries as f64 / seconds / 1e6,
             entries as f64 / seconds / 1e6 / workers as f64,
             messages as f64 / entries.max(1) as f64,
-            exits as f64 / entries.max(1) as f64
+            exits as f64 / entries.max(1) as f64,
+            blocks as f64 / entries.max(1) as f64
         );
     }
     Ok(())

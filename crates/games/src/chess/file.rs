@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
+use gamegraph::blocked::{Trial, NOT_STORED};
 use gamegraph::storage::{sha256_hex, Sha256Writer};
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -223,6 +224,16 @@ fn compress_block(
     let range = b * per_block..((b + 1) * per_block).min(end);
     let mut block = Vec::with_capacity(range.clone().count());
     order.table_indices(range, |i| block.push(view.entries[(i - view.first) as usize]));
+    compress_entries(compressor, block, format)
+}
+
+/// A block's entries (as the build marks them, in the file's order), stored by `format` and
+/// compressed.
+fn compress_entries(
+    compressor: &mut io::Result<zstd::bulk::Compressor<'static>>,
+    mut block: Vec<Entry>,
+    format: Format,
+) -> io::Result<Vec<u8>> {
     format.stored(&mut block);
     // Low bytes first, then high bytes (mostly zero): they compress apart far better.
     let raw: Vec<u8> =
@@ -261,19 +272,29 @@ impl CandidateSizes {
     }
 }
 
+/// The blocks of a table of `len` indices that every candidate digit order compresses to choose
+/// the file's order: at least 32 where the table has them. The step is prime to every digit's
+/// number of values: a step of 64 blocks put every sampled block at the same squares of the
+/// slowest pieces, and chose for KQRvKR an order that was not its best.
+fn sampled_blocks(len: u64) -> Vec<u64> {
+    let blocks = len.div_ceil(BLOCK_ENTRIES as u64);
+    let step = SAMPLE_STEPS.into_iter().find(|&step| blocks / step >= 32).unwrap_or(1);
+    (0..blocks).step_by(step as usize).collect()
+}
+
+/// The side to move whose half a block of a table of `len` indices starts in: its compressed
+/// length counts for that side's choice of order.
+fn side_of_block(block: u64, len: u64) -> usize {
+    usize::from(block * BLOCK_ENTRIES as u64 >= len / 2)
+}
+
 /// [`CandidateSizes`] of the table of `material` (of `len` indices), from the sampled blocks
 /// that `view` holds.
 fn candidate_sizes(material: Material, len: u64, view: View, format: Format) -> io::Result<CandidateSizes> {
     let digits = TableIndex::new(material).digits();
     let candidates = DigitOrder::candidates(&digits);
-    let blocks = len.div_ceil(BLOCK_ENTRIES as u64);
-    // At least 32 blocks where the table has them. The step is prime to every digit's number of
-    // values: a step of 64 blocks put every sampled block at the same squares of the slowest
-    // pieces, and chose for KQRvKR an order that was not its best.
-    let step = SAMPLE_STEPS.into_iter().find(|&step| blocks / step >= 32).unwrap_or(1);
     let held = view.blocks(BLOCK_ENTRIES as u64);
-    let sampled: Vec<u64> = (0..blocks).step_by(step as usize).filter(|b| held.contains(b)).collect();
-    let half = len / 2;
+    let sampled: Vec<u64> = sampled_blocks(len).into_iter().filter(|b| held.contains(b)).collect();
     let sizes = candidates
         .par_iter()
         .map(|candidate| {
@@ -281,9 +302,8 @@ fn candidate_sizes(material: Material, len: u64, view: View, format: Format) -> 
             sampled
                 .par_iter()
                 .map_init(compressor, |c, &b| {
-                    let len = compress_block(c, view, &order, format, b)?.len() as u64;
                     let mut size = [0, 0];
-                    size[usize::from(b * BLOCK_ENTRIES as u64 >= half)] = len;
+                    size[side_of_block(b, len)] = compress_block(c, view, &order, format, b)?.len() as u64;
                     Ok(size)
                 })
                 .try_reduce(|| [0, 0], |a, b| Ok([a[0] + b[0], a[1] + b[1]]))
@@ -292,51 +312,26 @@ fn candidate_sizes(material: Material, len: u64, view: View, format: Format) -> 
     Ok(CandidateSizes { candidates, sizes })
 }
 
+impl CandidateSizes {
+    /// The order of the table of `digits` that stores each side to move's half in its
+    /// smallest candidate.
+    fn best(&self, digits: &[u64]) -> DigitOrder {
+        DigitOrder::new(digits, [self.smallest(0), self.smallest(1)]).expect("candidates are orders")
+    }
+}
+
 /// The digit order in which `entries` compress smallest: every candidate compresses the same
 /// sample of blocks, and the smallest total for each side to move wins.
 fn best_order(material: Material, entries: &[Entry], format: Format) -> io::Result<DigitOrder> {
     let view = View { entries, first: 0 };
     let sizes = candidate_sizes(material, entries.len() as u64, view, format)?;
-    let digits = TableIndex::new(material).digits();
-    let order = [sizes.smallest(0), sizes.smallest(1)];
-    Ok(DigitOrder::new(&digits, order).expect("candidates are orders"))
+    Ok(sizes.best(&TableIndex::new(material).digits()))
 }
 
 /// Writes `entries` of `material` (as a build marks them) as a table file to `out`, and returns
 /// its SHA-256 (hex) and its size in bytes.
 pub fn write(out: &mut impl Write, material: Material, entries: &[Entry]) -> io::Result<(String, u64)> {
     write_format(out, material, entries, Format::Version4)
-}
-
-/// [`write()`] with the entries read one side to move's half at a time (`half(0)` White's, then
-/// `half(1)` Black's), never both held: the same file, for a writer that reads them from disk (a
-/// cluster's leader, from the file its workers wrote). Each side's digit order is chosen from its
-/// own blocks, as [`write()`] chooses it; a table whose halves do not hold whole blocks (three
-/// pieces) is read whole.
-pub fn write_by_halves(
-    out: &mut impl Write,
-    material: Material,
-    mut half: impl FnMut(usize) -> io::Result<Vec<Entry>>,
-) -> io::Result<(String, u64)> {
-    let format = Format::Version4;
-    let len = TableIndex::new(material).len();
-    if !(len / 2).is_multiple_of(format.per_block() as u64) {
-        let mut entries = half(0)?;
-        entries.append(&mut half(1)?);
-        return write(out, material, &entries);
-    }
-    let digits = TableIndex::new(material).digits();
-    let (mut chosen, mut blocks) = (Vec::new(), Vec::new());
-    for side in 0..2 {
-        let entries = half(side)?;
-        let view = View { entries: &entries, first: side as u64 * (len / 2) };
-        let best = candidate_sizes(material, len, view, format)?.smallest(side).to_vec();
-        let order = DigitOrder::new(&digits, [&best, &best]).expect("a candidate is an order");
-        blocks.extend(compress_blocks(view, &order, format)?);
-        chosen.push(best);
-    }
-    let order = DigitOrder::new(&digits, [&chosen[0], &chosen[1]]).expect("candidates are orders");
-    write_blocks(out, material, format, len, &order, &blocks)
 }
 
 /// [`write()`] in `format`: version 1 for tools and tests that need files as older builds wrote
@@ -353,22 +348,27 @@ pub fn write_format(
         DigitOrder::identity(&TableIndex::new(material).digits())
     };
     let blocks = compress_blocks(View { entries, first: 0 }, &order, format)?;
-    write_blocks(out, material, format, entries.len() as u64, &order, &blocks)
+    let lens: Vec<u64> = blocks.iter().map(|b| b.len() as u64).collect();
+    write_blocks(out, material, format, entries.len() as u64, &order, &lens, &mut |out| {
+        blocks.iter().try_for_each(|block| out.write_all(block))
+    })
 }
 
-/// Writes the file of the table of `material`, of `len` entries, from its compressed `blocks`
-/// stored by `format` in `order`; returns its SHA-256 (hex) and its size in bytes.
+/// Writes the file of the table of `material`, of `len` entries, from its compressed blocks
+/// stored by `format` in `order`, of lengths `lens`, whose bytes `body` writes one after the
+/// other; returns its SHA-256 (hex) and its size in bytes.
 fn write_blocks(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     material: Material,
     format: Format,
     len: u64,
     order: &DigitOrder,
-    blocks: &[Vec<u8>],
+    lens: &[u64],
+    body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<(String, u64)> {
     let per_block = format.per_block();
     let header_len = format.header_len();
-    let mut header = Vec::with_capacity(header_len + 8 * (blocks.len() + 1));
+    let mut header = Vec::with_capacity(header_len + 8 * (lens.len() + 1));
     header.extend_from_slice(format.magic());
     let mut name = [0u8; 16];
     let text = material.to_string();
@@ -376,7 +376,7 @@ fn write_blocks(
     header.extend_from_slice(&name);
     header.extend_from_slice(&len.to_le_bytes());
     header.extend_from_slice(&(per_block as u32).to_le_bytes());
-    header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(lens.len() as u32).to_le_bytes());
     if format.ordered() {
         for side in 0..2 {
             let mut digits = [0xFF; ORDER_BYTES / 2];
@@ -384,20 +384,135 @@ fn write_blocks(
             header.extend_from_slice(&digits);
         }
     }
-    let mut offset = (header_len + 8 * (blocks.len() + 1)) as u64;
-    for block in blocks {
+    let mut offset = (header_len + 8 * (lens.len() + 1)) as u64;
+    for len in lens {
         header.extend_from_slice(&offset.to_le_bytes());
-        offset += block.len() as u64;
+        offset += len;
     }
     header.extend_from_slice(&offset.to_le_bytes());
     let mut out = Sha256Writer::new(out);
     out.write_all(&header)?;
-    for block in blocks {
-        out.write_all(block)?;
-    }
+    body(&mut out)?;
     let (sha256, bytes) = out.finish();
-    debug_assert_eq!(bytes, offset);
+    if bytes != offset {
+        let message = format!("{material}: {bytes} bytes of blocks written, {offset} expected");
+        return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    }
     Ok((sha256, bytes))
+}
+
+/// A table's file written in blocks by several writers, each holding only its part of the
+/// table's entries (a cluster's workers, [`gamegraph::blocked`]): the file [`write()`] writes
+/// from the whole table, byte for byte. Its trials are the blocks [`write()`] samples, in each
+/// candidate digit order (candidate after candidate), and the order is chosen from their
+/// lengths as [`write()`] chooses it.
+pub struct TableBlocks {
+    material: Material,
+    len: u64,
+    digits: Vec<u64>,
+    /// The candidate orders for one side to move, and each as the order of both.
+    candidates: Vec<Vec<u8>>,
+    trial_orders: Vec<DigitOrder>,
+    sampled: Vec<u64>,
+}
+
+impl TableBlocks {
+    /// The file of the table of `material`, in the format written now.
+    pub fn new(material: Material) -> Self {
+        let index = TableIndex::new(material);
+        let digits = index.digits();
+        let candidates = DigitOrder::candidates(&digits);
+        let trial_orders = candidates
+            .iter()
+            .map(|c| DigitOrder::new(&digits, [c, c]).expect("a candidate is an order"))
+            .collect();
+        Self {
+            material,
+            len: index.len(),
+            digits,
+            candidates,
+            trial_orders,
+            sampled: sampled_blocks(index.len()),
+        }
+    }
+
+    /// The table indices of block `block` in `order`.
+    fn block_range(&self, block: u64) -> Range<u64> {
+        let per_block = BLOCK_ENTRIES as u64;
+        block * per_block..((block + 1) * per_block).min(self.len)
+    }
+}
+
+thread_local! {
+    /// Each thread's compression context for [`TableBlocks`]: one costs about as much to make
+    /// as a block to compress.
+    static COMPRESSOR: std::cell::RefCell<Option<io::Result<zstd::bulk::Compressor<'static>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`compress_entries`] in [`Format::Version4`], with this thread's compression context.
+fn compress_here(entries: Vec<u16>) -> io::Result<Vec<u8>> {
+    let block = entries.into_iter().map(Entry).collect();
+    COMPRESSOR
+        .with_borrow_mut(|c| compress_entries(c.get_or_insert_with(compressor), block, Format::Version4))
+}
+
+impl gamegraph::blocked::BlockedFile for TableBlocks {
+    type Order = DigitOrder;
+
+    fn sample(&self) -> Vec<Trial> {
+        (0..self.candidates.len() as u32)
+            .flat_map(|order| self.sampled.iter().map(move |&block| Trial { order, block }))
+            .collect()
+    }
+
+    fn trial_indices(&self, trial: Trial, indices: &mut Vec<u64>) {
+        self.trial_orders[trial.order as usize]
+            .table_indices(self.block_range(trial.block), |i| indices.push(i));
+    }
+
+    fn trial_len(&self, _: Trial, entries: Vec<u16>) -> io::Result<u64> {
+        Ok(compress_here(entries)?.len() as u64)
+    }
+
+    fn choose(&self, lens: &[u64]) -> DigitOrder {
+        let mut sizes = vec![[0, 0]; self.candidates.len()];
+        for (trial, len) in self.sample().into_iter().zip(lens) {
+            sizes[trial.order as usize][side_of_block(trial.block, self.len)] += len;
+        }
+        CandidateSizes { candidates: self.candidates.clone(), sizes }.best(&self.digits)
+    }
+
+    fn entries(&self) -> u64 {
+        self.len
+    }
+
+    fn block_entries(&self) -> u64 {
+        BLOCK_ENTRIES as u64
+    }
+
+    /// The indices after the table's (positions with an en passant right) are not stored.
+    fn file_indices(&self, order: &DigitOrder, range: Range<u64>, at: &mut Vec<u64>) {
+        order.file_indices(range.start.min(self.len)..range.end.min(self.len), |f| at.push(f));
+        at.extend((range.start.max(self.len)..range.end).map(|_| NOT_STORED));
+    }
+
+    fn compress(&self, _: &DigitOrder, _: u64, entries: Vec<u16>) -> io::Result<Vec<u8>> {
+        compress_here(entries)
+    }
+
+    fn write(
+        &self,
+        order: &DigitOrder,
+        lens: &[u64],
+        blocks: &mut dyn io::Read,
+        out: &mut dyn Write,
+    ) -> io::Result<(String, u64)> {
+        let format = Format::Version4;
+        write_blocks(out, self.material, format, self.len, order, lens, &mut |out| {
+            io::copy(blocks, out).map(drop)
+        })
+    }
 }
 
 /// A table file opened for probing: memory-mapped, its header checked, its blocks decompressed
@@ -714,12 +829,12 @@ mod tests {
         assert!(sizes[2] < sizes[1] && sizes[1] < sizes[0], "each version smaller: {sizes:?}");
     }
 
-    /// Written one half at a time, a table's file is the one written whole, byte for byte:
-    /// KRvKR, whose halves hold whole blocks and whose sides choose different digit orders, and
-    /// KRvK, whose halves do not (read whole). A range of indices inside a half reads back its
-    /// own entries, as whole halves do.
+    /// Written in blocks from parts of the table ([`TableBlocks`], as a cluster's workers write
+    /// it), a table's file is the one written whole, byte for byte: KRvKR, whose sides choose
+    /// different digit orders, and KRvK, whose halves do not hold whole blocks. A range of
+    /// indices inside a half reads back its own entries, as whole halves do.
     #[test]
-    fn a_file_written_by_halves_is_the_file_written_whole() {
+    fn a_file_written_in_blocks_is_the_file_written_whole() {
         for name in ["KRvKR", "KRvK"] {
             let material: Material = name.parse().unwrap();
             let index = TableIndex::new(material);
@@ -737,12 +852,11 @@ mod tests {
             let mut whole = Vec::new();
             let written = write(&mut whole, material, &entries).unwrap();
             let half = entries.len() / 2;
-            let mut by_halves = Vec::new();
-            let halves = write_by_halves(&mut by_halves, material, |side| {
-                Ok(entries[side * half..(side + 1) * half].to_vec())
-            });
-            assert_eq!(halves.unwrap(), written, "{name}");
-            assert!(whole == by_halves, "{name}: the same bytes");
+            let mut in_blocks = Vec::new();
+            let raw: Vec<u16> = entries.iter().map(|e| e.0).collect();
+            let blocks = gamegraph::blocked::write_whole(&TableBlocks::new(material), &raw, &mut in_blocks);
+            assert_eq!(blocks.unwrap(), written, "{name}");
+            assert!(whole == in_blocks, "{name}: the same bytes");
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("t.dtm");
             std::fs::write(&path, &whole).unwrap();

@@ -364,6 +364,8 @@ impl gamegraph::dense::LayeredBuild for Builder {
     type Error = DatabaseError;
     /// An Oware file holds every value: nothing is completed.
     type Completing = OwnedLayer;
+    /// An Oware file is written by range, one byte a position.
+    type Blocked = gamegraph::blocked::Unblocked;
 
     fn next(&self) -> usize {
         Builder::next(self)
@@ -391,6 +393,17 @@ impl gamegraph::dense::LayeredBuild for Builder {
 
     fn finish(&mut self, n: usize) -> Result<(), DatabaseError> {
         Builder::finish(self, n)
+    }
+
+    fn finish_blocked(
+        &mut self,
+        _: usize,
+        file: &gamegraph::blocked::Unblocked,
+        _: &gamegraph::blocked::Unblocked,
+        _: &[u64],
+        _: &[PathBuf],
+    ) -> Result<(), DatabaseError> {
+        match *file {}
     }
 
     fn reload(&mut self, n: usize) -> Result<(), DatabaseError> {

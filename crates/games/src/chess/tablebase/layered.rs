@@ -6,16 +6,20 @@
 //! Each worker holds one `LayeredTables`, and only its share of the tables a table's captures
 //! and promotions lead to ([`TableShares`]): its layer names those moves, and the workers that
 //! own the positions they reach value them. A share read from a version 4 file is completed
-//! first, the same way ([`LayeredBuild::completing`], [`CaptureCompletion`]). A worker writes its range of the table's entries
-//! (two bytes each, little-endian, at their index) into a partial file; the leader (process 0's
-//! first worker) then compresses the table into its file, one side to move's half at a time,
-//! and lists it in the manifest, as the one-machine build does.
+//! first, the same way ([`LayeredBuild::completing`], [`CaptureCompletion`]). Once a table is
+//! solved, the workers write its file together ([`TableBlocks`]): they choose its digit order
+//! on the one-machine build's sample, each compresses the blocks of its range of the file into a
+//! part file, and the leader (process 0's first worker) writes the file from the parts and lists
+//! it in the manifest, as the one-machine build does.
 
-use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareOf, StoredRange};
+use gamegraph::blocked::BlockedFile;
+use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareFile, ShareOf};
 
 use super::completing::CaptureCompletion;
 use super::shares::TableShares;
 use super::*;
+use crate::chess::digit_order::DigitOrder;
+use crate::chess::file::TableBlocks;
 use crate::chess::generate::TableLayer;
 
 /// What a cluster's layer of chess tables is: one table, whose captures and promotions the
@@ -99,7 +103,7 @@ impl LayeredTables {
     }
 
     /// Drops the tables that table `n` leads to and the next table does not, before table `n`
-    /// is read back whole to be compressed: the two are never held together.
+    /// is compressed: the two are never held together.
     fn keep_only_what_follows(&mut self, n: usize) {
         let following = self.order[n + 1..].iter().copied().find(|&m| self.manifest.entry(m).is_none());
         match following {
@@ -108,50 +112,10 @@ impl LayeredTables {
         }
     }
 
-    /// Where the workers write the entries of `material` before the leader compresses them.
+    /// The path the workers' compressed blocks of `material` are named after, before the
+    /// leader writes them into the table's file.
     fn partial_path_of(&self, material: Material) -> PathBuf {
-        self.dir.join(format!("{PARTIAL}{material}.entries"))
-    }
-
-    /// Checks that the partial file of `material` is complete: as long as the table's entries.
-    fn check_partial(&self, material: Material) -> Result<(), TablebaseError> {
-        let path = self.partial_path_of(material);
-        let written = fs::metadata(&path).map_err(io_error(&path))?.len();
-        let expected = 2 * TableIndex::new(material).len();
-        if written != expected {
-            return Err(TablebaseError::Damaged {
-                material,
-                message: format!("{}: {written} bytes written, {expected} expected", path.display()),
-            });
-        }
-        Ok(())
-    }
-
-    /// The entries of one side to move's half (0 White, 1 Black) of the partial file of
-    /// `material`, checked complete. Read a piece at a time, so that the file's bytes are never
-    /// held beside the entries.
-    fn read_partial_half(&self, material: Material, side: usize) -> std::io::Result<Vec<Entry>> {
-        let path = self.partial_path_of(material);
-        Self::read_half(&path, material, side)
-            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-    }
-
-    /// [`LayeredTables::read_partial_half`] of the file at `path`.
-    fn read_half(path: &Path, material: Material, side: usize) -> std::io::Result<Vec<Entry>> {
-        use std::io::{Read, Seek, SeekFrom};
-        let mut file = fs::File::open(path)?;
-        let half = TableIndex::new(material).len() / 2;
-        file.seek(SeekFrom::Start(2 * half * side as u64))?;
-        let mut entries = Vec::with_capacity(half as usize);
-        let mut piece = vec![0u8; 1 << 20];
-        let mut left = 2 * half as usize;
-        while left > 0 {
-            let bytes = &mut piece[..left.min(1 << 20)];
-            file.read_exact(bytes)?;
-            entries.extend(bytes.chunks_exact(2).map(|b| Entry(u16::from_le_bytes([b[0], b[1]]))));
-            left -= bytes.len();
-        }
-        Ok(entries)
+        self.dir.join(format!("{PARTIAL}{material}.blocks"))
     }
 }
 
@@ -160,6 +124,7 @@ impl LayeredBuild for LayeredTables {
     type Store = OutcomeStore<u64>;
     type Error = TablebaseError;
     type Completing = CaptureCompletion;
+    type Blocked = TableBlocks;
 
     /// The first table of the building order that the manifest does not list.
     fn next(&self) -> usize {
@@ -175,43 +140,61 @@ impl LayeredBuild for LayeredTables {
         self.partial_path_of(self.next_table().expect("a table is left to build"))
     }
 
-    /// The entries of the table's indices in `ranges`, two bytes each (little-endian) at twice
-    /// their index; the positions with an en passant right, after the table's indices, are not
-    /// stored.
-    fn stored(
-        &self,
-        layer: &ClusterLayer,
+    /// The table's file, written in blocks by every worker, and the entries of this worker's
+    /// `ranges`; the positions with an en passant right, after the table's indices, are not
+    /// stored. What the table read and the next does not is dropped first.
+    fn share_file(
+        &mut self,
+        layer: Arc<ClusterLayer>,
         ranges: &[OwnedRange],
         store: OutcomeStore<u64>,
-        write: &mut dyn FnMut(StoredRange) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
+    ) -> ShareFile<ClusterLayer, OutcomeStore<u64>, TableBlocks> {
         let global = |local: usize| {
             let range = ranges.partition_point(|r| r.local <= local).saturating_sub(1);
             ranges.get(range).map_or(u64::MAX, |r| r.start + (local - r.local) as u64)
         };
+        let material = self.next_table().expect("a table is left to build");
         let entries = layer.entries(store, global);
-        let bytes =
-            |local: std::ops::Range<usize>| entries[local].iter().flat_map(|e| e.to_le_bytes()).collect();
-        StoredRange::write_parts(ranges, 2, layer.index().len(), bytes, write)
+        drop(layer);
+        self.keep_only_what_follows(self.next());
+        ShareFile::Blocked(TableBlocks::new(material), entries)
     }
 
-    /// Compresses the table from its partial file, one side to move's half at a time, as the
-    /// one-machine build writes it, and lists it in the manifest.
+    /// Chess tables are written in blocks ([`LayeredBuild::finish_blocked`]), never by range.
     fn finish(&mut self, n: usize) -> Result<(), TablebaseError> {
+        let path = self.partial_path_of(self.order[n]);
+        Err(TablebaseError::Io { path, cause: std::io::Error::other("chess tables are written in blocks") })
+    }
+
+    /// Writes the table's file from the blocks its workers compressed, and lists it in the
+    /// manifest, as the one-machine build does.
+    fn finish_blocked(
+        &mut self,
+        n: usize,
+        file: &TableBlocks,
+        order: &DigitOrder,
+        lens: &[u64],
+        parts: &[PathBuf],
+    ) -> Result<(), TablebaseError> {
         assert_eq!(n, self.next(), "tables are finished in building order");
         let material = self.order[n];
         self.keep_only_what_follows(n);
-        self.check_partial(material)?;
-        let entry = build::write_table_with(&self.dir, material, |mut out| {
-            file::write_by_halves(&mut out, material, |side| self.read_partial_half(material, side))
-        })?;
+        let mut blocks: Box<dyn std::io::Read> = Box::new(std::io::empty());
+        for part in parts {
+            let opened = fs::File::open(part).map_err(io_error(part))?;
+            blocks =
+                Box::new(std::io::Read::chain(blocks, std::io::BufReader::with_capacity(1 << 20, opened)));
+        }
+        let entry =
+            build::write_table_with(&self.dir, material, |out| file.write(order, lens, &mut blocks, out))?;
         match self.slots.iter().find(|s| s.0 == material) {
             Some(&(_, at)) => self.manifest.tables.insert(at.min(self.manifest.tables.len()), entry),
             None => self.manifest.tables.push(entry),
         }
         write_manifest(&self.dir, &self.manifest)?;
-        let partial = self.partial_path_of(material);
-        fs::remove_file(&partial).map_err(io_error(&partial))?;
+        for part in parts {
+            fs::remove_file(part).map_err(io_error(part))?;
+        }
         self.load_children()
     }
 
