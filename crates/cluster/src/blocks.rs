@@ -64,8 +64,8 @@ fn route(to: u32, me: usize, bytes: usize) -> u64 {
     u64::from(to)
 }
 
-/// A block's number in the file, and its compressed length.
-pub type BlockLen = (u64, u64);
+/// A block's number in the file, the worker that compressed it, and its compressed length.
+pub type BlockLen = (u64, usize, u64);
 
 /// Entries of consecutive layer indices that one worker sends another: its destination, the
 /// first index, and the entries.
@@ -96,40 +96,28 @@ where
 {
     let owners = Owners::new(ownership, worker.peers());
     let order = Arc::new(chosen_order(worker, &*file, &owners, &entries)?);
-    let blocks = block_ownership(&*file, worker.peers());
-    let (first, len) = file_range(&*file, blocks, worker.index());
-    let placed = sent_to_their_blocks(worker, &file, &order, blocks, ranges, entries, first, len);
-    let lens = compress_into(&*file, &order, &placed, first, part)?;
+    let places = file_ranges(&*file, worker.peers());
+    let placed = sent_to_their_blocks(worker, &file, &order, &places, ranges, entries);
+    let lens = compress_into(&*file, &order, &places[worker.index()], &placed, worker.index(), part)?;
     Ok((order, lens))
 }
 
-/// Who compresses which of `file`'s blocks: consecutive ranges over `peers` workers.
-fn block_ownership<B: BlockedFile>(file: &B, peers: usize) -> Ownership {
-    Ownership::ranges(file.entries().div_ceil(file.block_entries()), peers)
-}
-
-/// Who compresses each of `file`'s entries, by its place in the file.
-fn block_owners<B: BlockedFile>(file: &B, blocks: Ownership, peers: usize) -> Owners {
-    let ranges = (0..peers)
-        .map(|w| file_range(file, blocks, w))
-        .enumerate()
-        .filter(|(_, (_, len))| *len > 0)
-        .map(|(w, (first, len))| (first, first + len as u64, w, 0))
-        .collect();
-    Owners::of_ranges(ranges)
-}
-
-/// The first of the file's entries in worker `index`'s blocks, and how many.
-fn file_range<B: BlockedFile>(file: &B, blocks: Ownership, index: usize) -> (u64, usize) {
-    let count = file.entries().div_ceil(file.block_entries());
-    match blocks.owned(index, count).first() {
-        Some(owned) => {
-            let first = owned.start * file.block_entries();
-            let end = ((owned.start + owned.len as u64) * file.block_entries()).min(file.entries());
-            (first, (end - first) as usize)
-        }
-        None => (0, 0),
-    }
+/// The ranges of the file's entries that each of `peers` workers compresses, with their
+/// offsets in its range of the file: whole blocks, a range of each of the file's segments
+/// ([`BlockedFile::segment_blocks`]).
+fn file_ranges<B: BlockedFile>(file: &B, peers: usize) -> Vec<Vec<OwnedRange>> {
+    let (count, per_block) = (file.entries().div_ceil(file.block_entries()), file.block_entries());
+    let blocks = Ownership::segments(count, file.segment_blocks(), peers);
+    (0..peers)
+        .map(|w| {
+            let owned = blocks.owned(w, count).into_iter().map(|r| {
+                let start = r.start * per_block;
+                let end = ((r.start + r.len as u64) * per_block).min(file.entries());
+                OwnedRange { start, local: r.local * per_block as usize, len: (end - start) as usize }
+            });
+            owned.collect()
+        })
+        .collect()
 }
 
 /// The order of `file`, chosen on its trials: each worker compresses its trials (trial `k` if
@@ -240,27 +228,32 @@ fn trial_lens<B: BlockedFile>(
 }
 
 /// Sends each of this worker's `entries` (of its `ranges`) to the worker whose blocks hold it
-/// (as `blocks` says), and returns this worker's range of the file (`len` entries from the
-/// file's entry `first`) once every worker's have arrived.
-#[allow(clippy::too_many_arguments)]
+/// (`places` gives each worker's ranges of the file), and returns this worker's range of the
+/// file once every worker's have arrived.
 fn sent_to_their_blocks<B>(
     worker: &mut Worker,
     file: &Arc<B>,
     order: &Arc<B::Order>,
-    blocks: Ownership,
+    places: &[Vec<OwnedRange>],
     ranges: &[OwnedRange],
     entries: Vec<u16>,
-    first: u64,
-    len: usize,
 ) -> Vec<u16>
 where
     B: BlockedFile + 'static,
 {
     let me = worker.index();
+    // The ranges' offsets may leave holes (a worker's range of a segment may be short).
+    let len = places[me].last().map_or(0, |r| r.local + r.len);
+    let ranges_of_all = places
+        .iter()
+        .enumerate()
+        .flat_map(|(w, owned)| owned.iter().map(move |r| (r.start, r.start + r.len as u64, w, r.local)));
+    let mut owners = Owners::of_ranges(ranges_of_all.collect());
     let placed = Rc::new(RefCell::new(vec![0u16; len]));
     let mut runs = InputHandleVec::<u32, Run>::new();
     let probe = ProbeHandle::new();
     let (placing, ordered, into) = (Arc::clone(file), Arc::clone(order), Rc::clone(&placed));
+    let mut placing_owners = owners.clone();
     worker.dataflow::<u32, _, _>(|scope| {
         scope
             .input_from(&mut runs)
@@ -280,7 +273,7 @@ where
                                     &mut stored,
                                 );
                                 for (&at, value) in stored.iter().zip(values) {
-                                    placed[(at - first) as usize] = value;
+                                    placed[placing_owners.find(at).1] = value;
                                 }
                             }
                         });
@@ -289,7 +282,6 @@ where
             )
             .probe_with(&probe);
     });
-    let mut owners = block_owners(&**file, blocks, worker.peers());
     let mut stored = Vec::with_capacity(PIECE);
     for range in ranges {
         for at in (0..range.len).step_by(PIECE) {
@@ -298,8 +290,17 @@ where
             stored.clear();
             file.file_indices(order, start..start + values.len() as u64, &mut stored);
             let mut run: Option<Run> = None;
+            let mut own = placed.borrow_mut();
             for (i, (&at, &value)) in stored.iter().zip(values).enumerate() {
-                let to = (at != NOT_STORED).then(|| owners.find(at).0 as u32);
+                let to = (at != NOT_STORED).then(|| owners.find(at)).and_then(|(to, local)| {
+                    // An entry of this worker's own blocks is placed at once, without a message.
+                    if to == me {
+                        own[local] = value;
+                        None
+                    } else {
+                        Some(to as u32)
+                    }
+                });
                 if run.as_ref().map(|r| r.0) != to {
                     if let Some(done) = run.take() {
                         runs.send(done);
@@ -310,6 +311,7 @@ where
                     run.2.push(value);
                 }
             }
+            drop(own);
             if let Some(done) = run {
                 runs.send(done);
             }
@@ -327,31 +329,34 @@ where
 /// Blocks compressed at once, before they are written.
 const BLOCKS_AT_ONCE: usize = 1024;
 
-/// Compresses the blocks of `placed` (this worker's range of the file, from the file's entry
-/// `first`) into the file at `part`, and returns each block's number and compressed length.
+/// Compresses the blocks of `placed` (this worker's range of the file, the file's entries in
+/// `owned` at their offsets there) into the file at `part`, and returns each block's number,
+/// the worker (`me`) and its compressed length.
 fn compress_into<B: BlockedFile>(
     file: &B,
     order: &B::Order,
+    owned: &[OwnedRange],
     placed: &[u16],
-    first: u64,
+    me: usize,
     part: &Path,
 ) -> io::Result<Vec<BlockLen>> {
     let per_block = file.block_entries() as usize;
-    let first_block = first / per_block as u64;
     let mut out = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(part)?);
     let mut lens = Vec::new();
-    for (c, chunk) in placed.chunks(per_block * BLOCKS_AT_ONCE).enumerate() {
-        let compressed: Vec<Vec<u8>> = chunk
-            .par_chunks(per_block)
-            .enumerate()
-            .map(|(b, values)| {
-                let block = first_block + (c * BLOCKS_AT_ONCE + b) as u64;
-                file.compress(order, block, values.to_vec())
-            })
-            .collect::<io::Result<_>>()?;
-        for block in compressed {
-            lens.push((first_block + lens.len() as u64, block.len() as u64));
-            out.write_all(&block)?;
+    for range in owned {
+        let first_block = range.start / per_block as u64;
+        let values = &placed[range.local..range.local + range.len];
+        for (c, chunk) in values.chunks(per_block * BLOCKS_AT_ONCE).enumerate() {
+            let first = first_block + (c * BLOCKS_AT_ONCE) as u64;
+            let compressed: Vec<Vec<u8>> = chunk
+                .par_chunks(per_block)
+                .enumerate()
+                .map(|(b, values)| file.compress(order, first + b as u64, values.to_vec()))
+                .collect::<io::Result<_>>()?;
+            for (b, block) in compressed.into_iter().enumerate() {
+                lens.push((first + b as u64, me, block.len() as u64));
+                out.write_all(&block)?;
+            }
         }
     }
     out.into_inner().map_err(|e| e.into_error())?.sync_all()?;

@@ -254,9 +254,10 @@ where
                     None => build.finish(n),
                     Some((file, order, mut lens)) => {
                         lens.sort_unstable();
-                        let lens: Vec<u64> = lens.into_iter().map(|(_, len)| len).collect();
+                        let blocks: Vec<(usize, u64)> =
+                            lens.into_iter().map(|(_, w, len)| (w, len)).collect();
                         let parts: Vec<_> = (0..worker.peers()).map(|w| part_path(&path, w)).collect();
-                        build.finish_blocked(n, &file, &order, &lens, &parts)
+                        build.finish_blocked(n, &file, &order, &blocks, &parts)
                     }
                 }
                 .unwrap_or_else(|e| fail(&e));

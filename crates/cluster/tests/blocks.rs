@@ -1,13 +1,14 @@
 //! A file written in blocks by several workers, each holding only its ranges of a layer
 //! ([`gamegraph_cluster::blocks`]), against the same file written from the whole layer on one
-//! machine ([`gamegraph::blocked::write_whole`]): the same bytes, for any cut of the layer into
-//! segments and workers, any block size and sample, and layer indices the file does not store.
+//! machine ([`gamegraph::blocked::write_whole`]): the same bytes, for any cut of the layer and of
+//! the file into segments and workers, any block size and sample, and layer indices the file does
+//! not store.
 
 use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::sync::Arc;
 
-use gamegraph::blocked::{write_whole, BlockedFile, Trial, NOT_STORED};
+use gamegraph::blocked::{write_whole, BlockedFile, PartsReader, Trial, NOT_STORED};
 use gamegraph::rng::SplitMix64;
 use gamegraph::storage::Sha256Writer;
 use gamegraph_cluster::blocks::write_blocks;
@@ -23,6 +24,8 @@ struct RunFile {
     stored: u64,
     per_block: u64,
     step: u64,
+    /// Blocks a segment of the file, shared out alike over the workers.
+    segment_blocks: u64,
     /// For each order, the layer index at each file position.
     index_at: Vec<Vec<u64>>,
     /// For each order, the file position of each layer index.
@@ -30,7 +33,7 @@ struct RunFile {
 }
 
 impl RunFile {
-    fn new(stored: u64, per_block: u64, step: u64, seed: u64) -> Self {
+    fn new(stored: u64, per_block: u64, step: u64, segment_blocks: u64, seed: u64) -> Self {
         let mut rng = SplitMix64(seed);
         let index_at: Vec<Vec<u64>> = (0..3)
             .map(|_| {
@@ -49,7 +52,7 @@ impl RunFile {
                 position
             })
             .collect();
-        Self { stored, per_block, step, index_at, position_of }
+        Self { stored, per_block, step, segment_blocks, index_at, position_of }
     }
 
     fn blocks(&self) -> u64 {
@@ -105,6 +108,10 @@ impl BlockedFile for RunFile {
         self.per_block
     }
 
+    fn segment_blocks(&self) -> u64 {
+        self.segment_blocks
+    }
+
     fn file_indices(&self, order: &(usize, u64), range: Range<u64>, at: &mut Vec<u64>) {
         at.extend(range.map(|i| self.position_of[order.0].get(i as usize).copied().unwrap_or(NOT_STORED)));
     }
@@ -150,11 +157,9 @@ fn written_by_workers(file: Arc<RunFile>, entries: Arc<Vec<u16>>, segment: u64, 
             (worker.index() == 0).then(|| {
                 lens.sort_unstable();
                 prop_assert_eq_lens(&lens, file.blocks());
-                let lens: Vec<u64> = lens.into_iter().map(|l| l.1).collect();
-                let mut blocks: Box<dyn Read> = Box::new(io::empty());
-                for w in 0..worker.peers() {
-                    blocks = Box::new(blocks.chain(std::fs::File::open(part(w)).unwrap()));
-                }
+                let parts = (0..worker.peers()).map(|w| std::fs::File::open(part(w)).unwrap()).collect();
+                let mut blocks = PartsReader::new(parts, lens.iter().map(|l| (l.1, l.2)).collect());
+                let lens: Vec<u64> = lens.into_iter().map(|l| l.2).collect();
                 let mut out = Vec::new();
                 file.write(&order, &lens, &mut blocks, &mut out).unwrap();
                 out
@@ -165,7 +170,7 @@ fn written_by_workers(file: Arc<RunFile>, entries: Arc<Vec<u16>>, segment: u64, 
 }
 
 /// Every block's length once, in order.
-fn prop_assert_eq_lens(lens: &[(u64, u64)], blocks: u64) {
+fn prop_assert_eq_lens(lens: &[(u64, usize, u64)], blocks: u64) {
     assert_eq!(lens.iter().map(|l| l.0).collect::<Vec<_>>(), (0..blocks).collect::<Vec<_>>());
 }
 
@@ -176,8 +181,9 @@ proptest! {
     fn workers_write_the_file_written_from_the_whole_layer(
         stored in 1u64..600, unstored in 0u64..40, per_block in 1u64..70, step in 1u64..5,
         values in 1u64..4, seed in any::<u64>(), segment in 1u64..700, workers in 1usize..5,
+        segment_blocks in 1u64..12,
     ) {
-        let file = Arc::new(RunFile::new(stored, per_block, step, seed));
+        let file = Arc::new(RunFile::new(stored, per_block, step, segment_blocks, seed));
         let mut rng = SplitMix64(seed ^ 0xb10c);
         // Long runs in the layer's order, so that orders differ in size.
         let mut value = 0;

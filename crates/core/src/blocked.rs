@@ -46,6 +46,14 @@ pub trait BlockedFile: Send + Sync {
     /// How many entries a block holds (the last block may hold fewer).
     fn block_entries(&self) -> u64;
 
+    /// The blocks of each segment of the file, which the workers share out alike, each taking
+    /// a range of every segment: where a worker holds a range of every segment of the layer too
+    /// (a half of a chess table), most of its entries then go to its own blocks. By default,
+    /// the whole file is one segment.
+    fn segment_blocks(&self) -> u64 {
+        self.entries().div_ceil(self.block_entries())
+    }
+
     /// Appends to `at` where the file stores each of the layer's indices in `range` (its rank
     /// among the file's entries), in order: [`NOT_STORED`] for an index the file does not store.
     fn file_indices(&self, order: &Self::Order, range: Range<u64>, at: &mut Vec<u64>);
@@ -62,6 +70,46 @@ pub trait BlockedFile: Send + Sync {
         blocks: &mut dyn io::Read,
         out: &mut dyn io::Write,
     ) -> io::Result<(String, u64)>;
+}
+
+/// The bytes of a file's blocks, in the file's order, read from the parts that their writers
+/// wrote (each part the blocks of one writer, in the file's order): what
+/// [`BlockedFile::write`] reads.
+pub struct PartsReader<R> {
+    parts: Vec<R>,
+    /// Each block's part and length, in the file's order.
+    blocks: std::vec::IntoIter<(usize, u64)>,
+    /// The part of the block being read, and its bytes left.
+    current: (usize, u64),
+}
+
+impl<R: io::Read> PartsReader<R> {
+    /// Reads `blocks` (each block's part and compressed length, in the file's order) from
+    /// `parts`.
+    pub fn new(parts: Vec<R>, blocks: Vec<(usize, u64)>) -> Self {
+        Self { parts, blocks: blocks.into_iter(), current: (0, 0) }
+    }
+}
+
+impl<R: io::Read> io::Read for PartsReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.current.1 == 0 {
+            match self.blocks.next() {
+                Some(block) => self.current = block,
+                None => return Ok(0),
+            }
+        }
+        let (part, left) = self.current;
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let reader = self.parts.get_mut(part).ok_or_else(|| io::Error::other(format!("no part {part}")))?;
+        let got = reader.read(&mut buf[..want])?;
+        if got == 0 && want > 0 {
+            let message = format!("part {part} ends {left} bytes before its blocks do");
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, message));
+        }
+        self.current.1 -= got as u64;
+        Ok(got)
+    }
 }
 
 /// The file of a build whose layers are never written in blocks (Oware's, written by range):

@@ -924,15 +924,16 @@ pub trait LayeredBuild {
     fn finish(&mut self, n: usize) -> Result<(), Self::Error>;
 
     /// Makes layer `n` ([`LayeredBuild::next`]) complete from the blocks its solvers compressed
-    /// in `order` ([`LayeredBuild::share_file`]): `lens` are the compressed lengths of the
-    /// file's blocks, and `parts` the files that hold their bytes, one after the other. Done by
-    /// one process of a build, which then records the layer.
+    /// in `order` ([`LayeredBuild::share_file`]): `blocks` gives each block's part and
+    /// compressed length, in the file's order, and `parts` the files that hold the blocks of
+    /// each solver, in the file's order ([`crate::blocked::PartsReader`]). Done by one process
+    /// of a build, which then records the layer.
     fn finish_blocked(
         &mut self,
         n: usize,
         file: &Self::Blocked,
         order: &<Self::Blocked as BlockedFile>::Order,
-        lens: &[u64],
+        blocks: &[(usize, u64)],
         parts: &[std::path::PathBuf],
     ) -> Result<(), Self::Error>;
 

@@ -491,6 +491,16 @@ impl gamegraph::blocked::BlockedFile for TableBlocks {
         BLOCK_ENTRIES as u64
     }
 
+    /// A side to move's half, where halves hold whole blocks (not in tables of three pieces).
+    fn segment_blocks(&self) -> u64 {
+        let (half, per_block) = (self.len / 2, BLOCK_ENTRIES as u64);
+        if half.is_multiple_of(per_block) {
+            half / per_block
+        } else {
+            self.len.div_ceil(per_block)
+        }
+    }
+
     /// The indices after the table's (positions with an en passant right) are not stored.
     fn file_indices(&self, order: &DigitOrder, range: Range<u64>, at: &mut Vec<u64>) {
         order.file_indices(range.start.min(self.len)..range.end.min(self.len), |f| at.push(f));

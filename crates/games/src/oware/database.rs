@@ -400,7 +400,7 @@ impl gamegraph::dense::LayeredBuild for Builder {
         _: usize,
         file: &gamegraph::blocked::Unblocked,
         _: &gamegraph::blocked::Unblocked,
-        _: &[u64],
+        _: &[(usize, u64)],
         _: &[PathBuf],
     ) -> Result<(), DatabaseError> {
         match *file {}

@@ -12,7 +12,7 @@
 //! part file, and the leader (process 0's first worker) writes the file from the parts and lists
 //! it in the manifest, as the one-machine build does.
 
-use gamegraph::blocked::BlockedFile;
+use gamegraph::blocked::{BlockedFile, PartsReader};
 use gamegraph::dense::{LayeredBuild, OutcomeStore, OwnedRange, ShareFile, ShareOf};
 
 use super::completing::CaptureCompletion;
@@ -173,20 +173,22 @@ impl LayeredBuild for LayeredTables {
         n: usize,
         file: &TableBlocks,
         order: &DigitOrder,
-        lens: &[u64],
+        blocks: &[(usize, u64)],
         parts: &[PathBuf],
     ) -> Result<(), TablebaseError> {
         assert_eq!(n, self.next(), "tables are finished in building order");
         let material = self.order[n];
         self.keep_only_what_follows(n);
-        let mut blocks: Box<dyn std::io::Read> = Box::new(std::io::empty());
-        for part in parts {
-            let opened = fs::File::open(part).map_err(io_error(part))?;
-            blocks =
-                Box::new(std::io::Read::chain(blocks, std::io::BufReader::with_capacity(1 << 20, opened)));
-        }
+        let opened = parts
+            .iter()
+            .map(|part| {
+                Ok(std::io::BufReader::with_capacity(1 << 20, fs::File::open(part).map_err(io_error(part))?))
+            })
+            .collect::<Result<Vec<_>, TablebaseError>>()?;
+        let mut read = PartsReader::new(opened, blocks.to_vec());
+        let lens: Vec<u64> = blocks.iter().map(|b| b.1).collect();
         let entry =
-            build::write_table_with(&self.dir, material, |out| file.write(order, lens, &mut blocks, out))?;
+            build::write_table_with(&self.dir, material, |out| file.write(order, &lens, &mut read, out))?;
         match self.slots.iter().find(|s| s.0 == material) {
             Some(&(_, at)) => self.manifest.tables.insert(at.min(self.manifest.tables.len()), entry),
             None => self.manifest.tables.push(entry),
