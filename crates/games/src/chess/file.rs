@@ -519,6 +519,11 @@ impl gamegraph::blocked::BlockedFile for TableBlocks {
         out: &mut dyn Write,
     ) -> io::Result<(String, u64)> {
         let format = Format::Version4;
+        let expected = self.len.div_ceil(BLOCK_ENTRIES as u64);
+        if lens.len() as u64 != expected {
+            let message = format!("{}: {} blocks given, {expected} expected", self.material, lens.len());
+            return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+        }
         write_blocks(out, self.material, format, self.len, order, lens, &mut |out| {
             io::copy(blocks, out).map(drop)
         })
@@ -867,6 +872,26 @@ mod tests {
             let blocks = gamegraph::blocked::write_whole(&TableBlocks::new(material), &raw, &mut in_blocks);
             assert_eq!(blocks.unwrap(), written, "{name}");
             assert!(whole == in_blocks, "{name}: the same bytes");
+            // Blocks missing, or bytes missing from the parts, make no file.
+            let file = TableBlocks::new(material);
+            let order = DigitOrder::identity(&TableIndex::new(material).digits());
+            let blocks = index.len().div_ceil(BLOCK_ENTRIES as u64) as usize;
+            let missing = gamegraph::blocked::BlockedFile::write(
+                &file,
+                &order,
+                &vec![1; blocks - 1],
+                &mut &[0u8; 99][..],
+                &mut Vec::new(),
+            );
+            assert!(missing.unwrap_err().to_string().contains("blocks given"), "{name}");
+            let short = gamegraph::blocked::BlockedFile::write(
+                &file,
+                &order,
+                &vec![1; blocks],
+                &mut &[0u8; 1][..],
+                &mut Vec::new(),
+            );
+            assert!(short.unwrap_err().to_string().contains("expected"), "{name}");
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("t.dtm");
             std::fs::write(&path, &whole).unwrap();
