@@ -66,9 +66,9 @@ where
     };
     let levels = all_levels(worker, seeds.levels());
     let walked = Arc::clone(&layer);
-    let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
+    let predecessors = move |local: usize, out: &mut Vec<Node>| {
         let mut scratch = L::Scratch::default();
-        walked.predecessors(ownership.global(index, local), &mut scratch, &mut *f);
+        walked.predecessors(ownership.global(index, local), &mut scratch, |p| out.push(p));
     };
     let kept = Box::new(move |local: usize| layer.exit_kept(ownership.global(index, local)));
     let share = Share { index, ownership, store, predecessors, kept };

@@ -104,8 +104,8 @@ impl GraphPart {
     fn share(&self, index: usize) -> Share<impl PredecessorsOf, DenseStore<u64>> {
         let part = &self.workers[index - self.first];
         let predecessors = Arc::clone(&part.predecessors);
-        let predecessors = move |local: usize, f: &mut dyn FnMut(Node)| {
-            predecessors.neighbours(local as u32).iter().for_each(|&p| f(Node::from(p)));
+        let predecessors = move |local: usize, out: &mut Vec<Node>| {
+            out.extend(predecessors.neighbours(local as u32).iter().map(|&p| Node::from(p)));
         };
         Share {
             index,

@@ -301,7 +301,9 @@ where
             level,
             decided: BTreeMap::new(),
             waiting: ExitLists::default(),
+            owners: Owners::new(ownership, worker.peers()),
             live: Vec::new(),
+            found: Vec::new(),
         };
         let seeds = Rc::clone(&seeds);
         let sent = Rc::clone(&sent_elsewhere);
@@ -455,9 +457,18 @@ struct LevelKernel<S> {
     decided: BTreeMap<u32, Vec<Decision>>,
     /// By round, the exits that act in it (after round 1).
     waiting: ExitLists,
-    /// The messages [`LevelKernel::act_all`] applies, by local index, kept for its next call.
+    /// Finds the owner and local index of the predecessors found.
+    owners: Owners,
+    /// The messages [`LevelKernel::act_live`] applies next, by local index (empty between
+    /// calls, kept for its memory).
     live: Vec<(u64, u8)>,
+    /// The predecessors of a decided position, kept for the next.
+    found: Vec<Node>,
 }
+
+/// Decided positions whose predecessors [`LevelKernel::work`] finds before it updates them: the
+/// one-machine kernel's batch.
+const DECISIONS_AT_ONCE: usize = 64;
 
 /// A decided position by local index, with its side in the low bit (1 for won).
 type Decision = u64;
@@ -496,15 +507,25 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     /// updates after them (which order memory accesses) find their lines in cache, as in the
     /// one-machine kernel.
     fn act_all(&mut self, messages: impl Iterator<Item = (u64, u8)>, round: u32) {
+        self.live.extend(messages);
+        self.act_live(round);
+    }
+
+    /// Applies the messages gathered in [`LevelKernel::live`] in round `round`, as
+    /// [`LevelKernel::act_all`] does, and empties it.
+    fn act_live(&mut self, round: u32) {
         let store = &*self.store;
-        let mut live = std::mem::take(&mut self.live);
-        live.extend(messages);
-        live.retain(|&(local, _)| !store.is_decided(local));
-        for &(local, what) in &live {
-            self.act_at(local, what, round);
+        self.live.retain(|&(local, _)| !store.is_decided(local));
+        let mut decided = self.decided.remove(&round).unwrap_or_default();
+        for &(local, what) in &self.live {
+            if let Some(side) = decide(store, local, what, self.level, round) {
+                decided.push(local << 1 | u64::from(side == Side::Win));
+            }
         }
-        live.clear();
-        self.live = live;
+        if !decided.is_empty() {
+            self.decided.insert(round, decided);
+        }
+        self.live.clear();
     }
 
     /// Tells [`LevelKernel::kept`] of the exits acted in the rounds that `over` says are over
@@ -535,24 +556,26 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         }
         let (round, mut list) = self.decided.pop_first().expect("decisions to tell");
         // Messages to this worker's own positions skip the exchange: they are applied here, in
-        // the round they would arrive in, as the exchange would apply them after this one.
-        let mut own = Vec::new();
-        let (ownership, index) = (self.ownership, self.index);
-        while *budget > 0 {
-            let Some(decision) = list.pop() else { break };
-            let to = if decision & 1 == 1 { MOVE_TO_WON } else { MOVE_TO_LOST };
-            let mut sent = 0;
-            (self.predecessors)((decision >> 1) as usize, &mut |p| {
-                if ownership.owner(p) == index {
-                    own.push((ownership.local(p) as u64, to));
-                } else {
-                    out(message(p, to));
+        // the round they would arrive in, as the exchange would apply them after this one. They
+        // are applied a few decisions' worth at a time, as the one-machine kernel does, so that
+        // the cells they touch are still in cache when their updates come.
+        let mut found = std::mem::take(&mut self.found);
+        while *budget > 0 && !list.is_empty() {
+            for decision in list.drain(list.len().saturating_sub(DECISIONS_AT_ONCE)..) {
+                let to = if decision & 1 == 1 { MOVE_TO_WON } else { MOVE_TO_LOST };
+                found.clear();
+                (self.predecessors)((decision >> 1) as usize, &mut found);
+                for &p in &found {
+                    match self.owners.find(p) {
+                        (owner, local) if owner == self.index => self.live.push((local as u64, to)),
+                        _ => out(message(p, to)),
+                    }
                 }
-                sent += 1;
-            });
-            *budget = budget.saturating_sub(sent);
+                *budget = budget.saturating_sub(found.len());
+            }
+            self.act_live(round + 1);
         }
-        self.act_all(own.into_iter(), round + 1);
+        self.found = found;
         if list.is_empty() {
             return true;
         }
@@ -562,11 +585,11 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
     }
 }
 
-/// How a worker walks back from an owned position (by local index) to its predecessors, as
-/// cluster numbers (one per move into it): any such function.
-pub trait PredecessorsOf: Fn(usize, &mut dyn FnMut(Node)) {}
+/// How a worker walks back from an owned position (by local index) to its predecessors: any
+/// function that appends them to a vector, as cluster numbers (one per move into it).
+pub trait PredecessorsOf: Fn(usize, &mut Vec<Node>) {}
 
-impl<F: Fn(usize, &mut dyn FnMut(Node))> PredecessorsOf for F {}
+impl<F: Fn(usize, &mut Vec<Node>)> PredecessorsOf for F {}
 
 /// A seed as the message that applies it: a final decided, or a move to a position decided.
 fn seed_message(seed: &Seed<Node>) -> Message {
