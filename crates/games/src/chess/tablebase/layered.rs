@@ -178,7 +178,6 @@ impl LayeredBuild for LayeredTables {
     ) -> Result<(), TablebaseError> {
         assert_eq!(n, self.next(), "tables are finished in building order");
         let material = self.order[n];
-        self.keep_only_what_follows(n);
         let opened = parts
             .iter()
             .map(|part| {
