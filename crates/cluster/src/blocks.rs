@@ -29,11 +29,11 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::Input;
-use timely::dataflow::operators::{Probe, ToStream};
+use timely::dataflow::operators::Probe;
 use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
-use crate::kernel::{everyone, Owners, Ownership};
+use crate::kernel::{everyone, exchange, Owners, Ownership};
 
 /// Trials compressed at once over every worker: their blocks (8,192 entries of chess, held
 /// with each entry's owner: 48 KiB) are what a round holds.
@@ -292,15 +292,14 @@ where
             let mut run: Option<Run> = None;
             let mut own = placed.borrow_mut();
             for (i, (&at, &value)) in stored.iter().zip(values).enumerate() {
-                let to = (at != NOT_STORED).then(|| owners.find(at)).and_then(|(to, local)| {
+                let to = match (at != NOT_STORED).then(|| owners.find(at)) {
                     // An entry of this worker's own blocks is placed at once, without a message.
-                    if to == me {
+                    Some((to, local)) if to == me => {
                         own[local] = value;
                         None
-                    } else {
-                        Some(to as u32)
                     }
-                });
+                    found => found.map(|(to, _)| to as u32),
+                };
                 if run.as_ref().map(|r| r.0) != to {
                     if let Some(done) = run.take() {
                         runs.send(done);
@@ -361,26 +360,4 @@ fn compress_into<B: BlockedFile>(
     }
     out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     Ok(lens)
-}
-
-/// Sends each of `mine` to the worker `to` names, and returns what this worker received once
-/// every worker has sent.
-fn exchange<D: timely::ExchangeData>(
-    worker: &mut Worker,
-    mine: Vec<D>,
-    to: impl Fn(&D) -> u64 + 'static,
-) -> Vec<D> {
-    let received = Rc::new(RefCell::new(Vec::new()));
-    let into = Rc::clone(&received);
-    let probe = ProbeHandle::new();
-    worker.dataflow::<u32, _, _>(|scope| {
-        mine.to_stream(scope)
-            .container::<Vec<D>>()
-            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Exchange::new(to), "Receive", move |_, _| {
-                move |input, _| input.for_each(|_, data| into.borrow_mut().append(data))
-            })
-            .probe_with(&probe);
-    });
-    worker.step_or_park_while(None, || !probe.done());
-    received.take()
 }

@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use gamegraph::dense::OwnedRange;
 use gamegraph::retrograde::{settle, DenseStore, Label, LabelStore, Seed, Side};
 use gamegraph::Stake;
+use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::Broadcast;
-use timely::dataflow::operators::{ConnectLoop, Exchange as _, Feedback, Inspect, Probe, ToStream};
+use timely::dataflow::operators::{ConnectLoop, Feedback, Inspect, Probe, ToStream};
 use timely::dataflow::ProbeHandle;
 use timely::worker::Worker;
 
@@ -229,35 +230,37 @@ pub fn all_levels(worker: &mut Worker, mine: Vec<Stake>) -> Vec<Stake> {
 /// Sends `mine` from this worker to every worker, and returns what every worker sent (in no
 /// particular order), once every worker has sent.
 pub fn everyone<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>) -> Vec<D> {
-    send(worker, mine, Recipients::All)
-}
-
-/// Who receives what [`send`] sends.
-#[derive(Clone, Copy)]
-enum Recipients {
-    /// Every worker.
-    All,
-    /// Worker 0.
-    First,
-}
-
-/// Sends `mine` from this worker to `to`, and returns what this worker received once every
-/// worker has sent (in no particular order).
-fn send<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>, to: Recipients) -> Vec<D> {
-    let gathered = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let received = Rc::new(RefCell::new(Vec::new()));
+    let into = Rc::clone(&received);
     let probe = ProbeHandle::new();
-    let sink = Rc::clone(&gathered);
     worker.dataflow::<u32, _, _>(|scope| {
-        let stream = mine.to_stream(scope).container::<Vec<D>>();
-        let stream = match to {
-            Recipients::All => stream.broadcast(),
-            Recipients::First => stream.exchange(|_| 0),
-        };
-        stream.inspect(move |d: &D| sink.borrow_mut().push(*d)).probe_with(&probe);
+        let stream = mine.to_stream(scope).container::<Vec<D>>().broadcast();
+        stream.inspect(move |d: &D| into.borrow_mut().push(*d)).probe_with(&probe);
     });
     worker.step_or_park_while(None, || !probe.done());
-    let received = gathered.borrow_mut().split_off(0);
-    received
+    received.take()
+}
+
+/// Sends each of `mine` to the worker `to` names, and returns what this worker received once
+/// every worker has sent.
+pub fn exchange<D: timely::ExchangeData>(
+    worker: &mut Worker,
+    mine: Vec<D>,
+    to: impl Fn(&D) -> u64 + 'static,
+) -> Vec<D> {
+    let received = Rc::new(RefCell::new(Vec::new()));
+    let into = Rc::clone(&received);
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        mine.to_stream(scope)
+            .container::<Vec<D>>()
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Exchange::new(to), "Receive", move |_, _| {
+                move |input, _| input.for_each(|_, data| into.borrow_mut().append(data))
+            })
+            .probe_with(&probe);
+    });
+    worker.step_or_park_while(None, || !probe.done());
+    received.take()
 }
 
 /// Runs the propagation on this worker's `share`, level by level (`levels` from the highest, the
@@ -646,13 +649,13 @@ pub fn gather(
             Some((node, if label.side == Side::Win { 0 } else { 1 }, label.level, label.remoteness))
         })
         .collect();
-    send(worker, mine, Recipients::First)
+    to_first(worker, mine)
 }
 
 /// Sends `mine` from this worker to worker 0, which returns what every worker sent (in no
 /// particular order); the other workers return nothing.
-pub fn to_first<D: timely::ExchangeData + Copy>(worker: &mut Worker, mine: Vec<D>) -> Vec<D> {
-    send(worker, mine, Recipients::First)
+pub fn to_first<D: timely::ExchangeData>(worker: &mut Worker, mine: Vec<D>) -> Vec<D> {
+    exchange(worker, mine, |_| 0)
 }
 
 /// Waits until every worker of every process has called it (after writing its part of a file,
