@@ -803,7 +803,11 @@ impl<N: NodeId> CounterCells for OutcomeStore<N> {
     type Cell = AtomicU16;
 
     fn with_len(len: usize) -> Self {
-        Self { cells: (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect(), node: PhantomData }
+        // Read and updated at random by the propagation: huge pages spare it most address
+        // translation misses.
+        let mut cells = crate::huge_pages::with_capacity(len);
+        (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect_into_vec(&mut cells);
+        Self { cells, node: PhantomData }
     }
 
     fn cells_mut(&mut self) -> &mut [AtomicU16] {
