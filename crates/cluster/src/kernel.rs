@@ -299,7 +299,6 @@ where
             predecessors: Rc::clone(&predecessors),
             kept: Rc::clone(&kept),
             acted: Rc::clone(&acted),
-            ownership,
             index: share.index,
             level,
             decided: BTreeMap::new(),
@@ -451,7 +450,6 @@ struct LevelKernel<S> {
     /// By round, the exits acted in it: once the round is over here (its moves inside may come
     /// after its exits), those whose position's label is the one they give are `kept`.
     acted: Rc<RefCell<ExitLists>>,
-    ownership: Ownership,
     /// This worker's index.
     index: usize,
     level: Stake,
@@ -460,7 +458,7 @@ struct LevelKernel<S> {
     decided: BTreeMap<u32, Vec<Decision>>,
     /// By round, the exits that act in it (after round 1).
     waiting: ExitLists,
-    /// Finds the owner and local index of the predecessors found.
+    /// Finds the owner and local index of a position (of the seeds, of the predecessors found).
     owners: Owners,
     /// The messages [`LevelKernel::act_live`] applies next, by local index (empty between
     /// calls, kept for its memory).
@@ -483,7 +481,7 @@ impl<S: LabelStore<Node = u64>> LevelKernel<S> {
         let level = self.level;
         while let Some(seed) = seeds.next_if(|s| s.level() == level) {
             let m = seed_message(&seed);
-            let local = self.ownership.local(m >> 8) as u64;
+            let local = self.owners.find(m >> 8).1 as u64;
             match seed {
                 Seed::Final { .. } => self.act_at(local, m as u8, 0),
                 Seed::Exit { remoteness: 0, .. } => {
